@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "gpstrackd",
+    products: [
+        .executable(name: "gpstrackd", targets: ["gpstrackd"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped once each.
+        .systemLibrary(
+            name: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+
+        // The domain: Location, geodesy, filters. Nothing but FoundationEssentials.
+        .target(name: "TrackingCore"),
+
+        // One libgps session on its own thread, reconnecting, producing Locations.
+        .target(name: "GPSDReader", dependencies: ["TrackingCore", "CGPS"]),
+
+        // Command line, configuration, lifecycle, logging.
+        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader"]),
+
+        .executableTarget(name: "gpstrackd", dependencies: ["Daemon"]),
+
+        .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"]),
+        .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "gpstrackd"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+import GPSDReader
+import TrackingCore
+
+/// What the command line asks gpstrackd to do.
+public enum Command: Sendable, Equatable {
+    case help
+    case version
+    case watch(WatchOptions)
+
+    /// Parses the arguments after the program name.
+    public static func parse(_ arguments: [String]) throws(CommandLineError) -> Command {
+        var rest = arguments[...]
+        if rest.contains("--help") || rest.contains("-h") { return .help }
+        if rest.contains("--version") { return .version }
+        guard let name = rest.popFirst() else {
+            throw CommandLineError("no command given; the daemon itself comes in a later release, use `gpstrackd watch`")
+        }
+        switch name {
+        case "watch":
+            return .watch(try WatchOptions.parse(rest))
+        case "help":
+            return .help
+        default:
+            throw CommandLineError("unknown command '\(name)'")
+        }
+    }
+
+    public static let usage = """
+        gpstrackd \(versionString) — GPS-to-cloud tracking daemon
+
+        Usage:
+          gpstrackd watch [--gpsd HOST:PORT] [options]
+              Connect to gpsd and print each position as one JSON object per line on stdout
+              (diagnostics on stderr). The operator's "is my GPS working?" tool.
+          gpstrackd --help | --version
+
+        Options for watch:
+          --gpsd HOST:PORT          gpsd to read from (default 127.0.0.1:2947)
+          --no-data-timeout SECS    reconnect when gpsd sends no TPV for this long (default 10)
+          --log-level LEVEL         trace, debug, info, notice, warning, error (default info)
+          --log-format FORMAT       journal, text or json (default: journal under systemd, else text)
+
+        Output: one line per fix time, keys absent when unknown:
+          time (receiver fix time, UTC), mode ("2d"/"3d"), latitude, longitude, altitudeMSL,
+          altitudeHAE, course, speed, climb, heading, horizontalAccuracy, verticalAccuracy,
+          speedAccuracy, courseAccuracy, device.
+
+        Exit status: 0 on success or SIGINT/SIGTERM, 64 for a usage error.
+        """
+
+    static var versionString: String { Version.string }
+}

@@ -1,0 +1,17 @@
+/// Process exit statuses, from BSD `sysexits.h` where one fits, so service managers and scripts can
+/// tell a configuration mistake from a crash.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    /// A runtime failure not covered below.
+    case failure = 1
+    /// EX_USAGE: the command line was wrong.
+    case usage = 64
+    /// EX_UNAVAILABLE: a service gpstrackd needs is not available.
+    case unavailable = 69
+    /// EX_SOFTWARE: an internal error.
+    case software = 70
+    /// EX_IOERR: an input/output error.
+    case ioError = 74
+    /// EX_CONFIG: the configuration is invalid.
+    case config = 78
+}

@@ -1,0 +1,27 @@
+import TrackingCore
+
+/// The program: parses the command line, runs the command, returns the exit status.
+public enum GPSTrackd {
+    public static func main(arguments: [String], environment: [String: String]) async -> ExitCode {
+        let command: Command
+        do {
+            command = try Command.parse(Array(arguments.dropFirst()))
+        } catch {
+            StandardError.write("gpstrackd: \(error)\n")
+            return .usage
+        }
+        switch command {
+        case .help:
+            _ = FileOutput.write(Command.usage + "\n", to: 1)
+            return .success
+        case .version:
+            _ = FileOutput.write("gpstrackd \(Version.string)\n", to: 1)
+            return .success
+        case let .watch(options):
+            let logger = Logger(
+                level: options.logLevel,
+                format: options.logFormat ?? Logger.defaultFormat(environment: environment))
+            return await WatchCommand(options: options, logger: logger).run()
+        }
+    }
+}

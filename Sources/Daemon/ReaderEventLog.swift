@@ -1,0 +1,29 @@
+import GPSDReader
+
+/// The log line for each reader state change: what happened and, for problems, what to check.
+enum ReaderEventLog {
+    static func log(_ event: ReaderEvent, to logger: Logger) {
+        switch event {
+        case .location:
+            break
+        case let .connected(endpoint):
+            logger.info("gpsd connected", ["gpsd": endpoint.description])
+        case let .unreachable(error, every):
+            logger.warning("\(error); retrying with backoff up to every \(every.components.seconds) s")
+        case let .disconnected(error):
+            logger.warning("\(error); reconnecting")
+        case let .noData(after):
+            logger.warning("no data from gpsd for \(after.components.seconds) s; is a receiver attached and sending? reconnecting")
+        case let .deviceActivated(path):
+            logger.info("receiver online", ["device": path])
+        case let .deviceDeactivated(path):
+            logger.warning("receiver gone (unplugged or stopped responding)", ["device": path])
+        case let .fixAcquired(mode):
+            logger.info("fix acquired", ["mode": mode.description])
+        case .fixLost:
+            logger.info("fix lost")
+        case let .gpsdError(message):
+            logger.warning("gpsd reported an error", ["message": message])
+        }
+    }
+}

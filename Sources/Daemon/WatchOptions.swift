@@ -1,0 +1,58 @@
+import GPSDReader
+
+/// Options of `gpstrackd watch`.
+public struct WatchOptions: Sendable, Equatable {
+    public var endpoint = GPSDEndpoint.standard
+    public var noDataTimeout: Duration = .seconds(10)
+    public var logLevel: LogLevel = .info
+    public var logFormat: LogFormat?
+
+    public init() {}
+
+    static func parse(_ arguments: ArraySlice<String>) throws(CommandLineError) -> WatchOptions {
+        var options = WatchOptions()
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            func required() throws(CommandLineError) -> String {
+                if let value { return value }
+                guard let next = rest.popFirst() else { throw CommandLineError("\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "--gpsd":
+                let text = try required()
+                guard let endpoint = GPSDEndpoint(text) else {
+                    throw CommandLineError("--gpsd '\(text)' is not HOST:PORT (for example 127.0.0.1:2947)")
+                }
+                options.endpoint = endpoint
+            case "--no-data-timeout":
+                let text = try required()
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 1, seconds <= 3600 else {
+                    throw CommandLineError("--no-data-timeout '\(text)' must be a number of seconds from 1 to 3600")
+                }
+                options.noDataTimeout = .milliseconds(Int64(seconds * 1000))
+            case "--log-level":
+                let text = try required()
+                guard let level = LogLevel(text) else {
+                    throw CommandLineError("--log-level '\(text)' must be one of \(LogLevel.allCases.map(\.description).joined(separator: ", "))")
+                }
+                options.logLevel = level
+            case "--log-format":
+                let text = try required()
+                guard let format = LogFormat(rawValue: text) else {
+                    throw CommandLineError("--log-format '\(text)' must be one of journal, text, json")
+                }
+                options.logFormat = format
+            default:
+                throw CommandLineError("unknown option '\(argument)' for watch")
+            }
+        }
+        return options
+    }
+}

@@ -1,0 +1,272 @@
+import Dispatch
+import Synchronization
+import TrackingCore
+
+/// Reads gpsd through libgps on a dedicated thread and never gives up.
+///
+/// libgps blocks, so one thread owns the session: it waits for data in short slices (checking the
+/// stop flag between them), converts each report at once, and hands `ReaderEvent`s to an
+/// `AsyncStream` with a bounded buffer. The thread never waits on the consumer: gpsd drops clients
+/// that read too slowly, so when the buffer is full the oldest events are dropped and counted.
+///
+/// Failures and what the reader does:
+/// - gpsd not running: retry with capped backoff (1 s doubling to 30 s), reported once.
+/// - gpsd restarts (`gps_read` returns -1 with an empty message): close, reopen, re-WATCH.
+/// - a receiver unplugged (`DEVICE` with `"activated":0`): reported; the pending epoch is flushed.
+/// - no TPV for `noDataTimeout`: reported once, then reconnect.
+/// - unparsable lines and absurd values: counted and skipped.
+public final class GPSDReader: Sendable {
+    /// How the reader connects and when it gives up on a silent gpsd.
+    public struct Configuration: Sendable {
+        public var endpoint: GPSDEndpoint
+        /// No TPV for this long means "no data from gpsd": reconnect.
+        public var noDataTimeout: Duration
+        public var initialBackoff: Duration
+        public var maxBackoff: Duration
+        /// How long one wait for data lasts; bounds the time to notice `stop()`.
+        public var pollInterval: Duration
+        /// Events buffered for a slow consumer before the oldest are dropped.
+        public var bufferSize: Int
+        /// See `EpochAssembler`.
+        public var headingMaxAge: Duration
+        public var epochQuietTime: Duration
+
+        public init(
+            endpoint: GPSDEndpoint = .standard,
+            noDataTimeout: Duration = .seconds(10),
+            initialBackoff: Duration = .seconds(1),
+            maxBackoff: Duration = .seconds(30),
+            pollInterval: Duration = .milliseconds(200),
+            bufferSize: Int = 4096,
+            headingMaxAge: Duration = .seconds(1),
+            epochQuietTime: Duration = .milliseconds(1500)
+        ) {
+            self.endpoint = endpoint
+            self.noDataTimeout = noDataTimeout
+            self.initialBackoff = initialBackoff
+            self.maxBackoff = maxBackoff
+            self.pollInterval = pollInterval
+            self.bufferSize = bufferSize
+            self.headingMaxAge = headingMaxAge
+            self.epochQuietTime = epochQuietTime
+        }
+    }
+
+    /// Why one session ended.
+    private enum SessionEnd {
+        case stopped
+        case lost(GPSDError)
+        case silent
+    }
+
+    public let configuration: Configuration
+    /// Everything the reader produces, in order. Finishes after `stop()`.
+    public let events: AsyncStream<ReaderEvent>
+
+    private let continuation: AsyncStream<ReaderEvent>.Continuation
+    private let stopRequested = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let counters = Mutex(ReaderStatistics())
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        (events, continuation) = AsyncStream.makeStream(
+            of: ReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, configuration.bufferSize)))
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: ReaderStatistics { counters.withLock { $0 } }
+
+    /// Starts the reader thread. Calling it again does nothing.
+    public func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = DispatchQueue(label: "gpstrackd.gpsd-reader", qos: .userInitiated)
+        thread.async { [self] in
+            run()
+            continuation.finish()
+            finished.signal()
+        }
+    }
+
+    /// Asks the reader to stop; it flushes the epoch in hand, then `events` finishes.
+    /// Returns at once; the thread notices within `pollInterval`.
+    public func stop() {
+        guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wakeUp.signal()
+        if !started.load(ordering: .acquiring) { continuation.finish() }
+    }
+
+    private var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+
+    // MARK: - The reader thread
+
+    private func run() {
+        var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
+        var assembler = EpochAssembler(
+            headingMaxAge: configuration.headingMaxAge, epochQuietTime: configuration.epochQuietTime)
+        var fixState = FixState()
+        var problemReported = false
+        var silentReported = false
+        var sessions = 0
+        while !isStopping {
+            let session: GPSDSession
+            do {
+                session = try GPSDSession(endpoint: configuration.endpoint)
+            } catch {
+                if !problemReported {
+                    emit(.unreachable(error, retryingEvery: configuration.maxBackoff))
+                    problemReported = true
+                }
+                pause(backoff.next())
+                continue
+            }
+            sessions += 1
+            if sessions > 1 { counters.withLock { $0.reconnects += 1 } }
+            if !silentReported {
+                emit(.connected(configuration.endpoint))
+            }
+            problemReported = false
+            let end = read(session, assembler: &assembler, fixState: &fixState)
+            if let location = assembler.flush() { deliver(location, fixState: &fixState) }
+            publish(assembler)
+            switch end {
+            case .stopped:
+                return
+            case let .lost(error):
+                silentReported = false
+                emit(.disconnected(error))
+                problemReported = true
+                pause(backoff.next())
+            case .silent:
+                if !silentReported {
+                    emit(.noData(after: configuration.noDataTimeout))
+                    silentReported = true
+                }
+                backoff.reset()
+                pause(configuration.initialBackoff)
+            }
+        }
+    }
+
+    /// Reads one session until it ends; returns why.
+    private func read(_ session: GPSDSession, assembler: inout EpochAssembler, fixState: inout FixState) -> SessionEnd {
+        let clock = ContinuousClock()
+        var lastTPV = clock.now
+        var receivedTPV = false
+        let waitMicroseconds = Int32(max(1, configuration.pollInterval.microseconds))
+        while true {
+            if isStopping { return .stopped }
+            let now = clock.now
+            if let location = assembler.flushIfQuiet(at: now) {
+                deliver(location, fixState: &fixState)
+                publish(assembler)
+            }
+            if now - lastTPV >= configuration.noDataTimeout { return .silent }
+            guard session.waitForData(microseconds: waitMicroseconds) else { continue }
+            // Drain everything that is already buffered before waiting again.
+            var drained = 0
+            while drained < 256 {
+                drained += 1
+                switch session.read() {
+                case .incomplete:
+                    drained = Int.max
+                case let .disconnected(reason):
+                    return .lost(.connectionLost(endpoint: session.endpoint, reason: reason))
+                case let .report(report):
+                    let at = clock.now
+                    if case .tpv = report {
+                        lastTPV = at
+                        if !receivedTPV { receivedTPV = true }
+                    }
+                    handle(report, at: at, assembler: &assembler, fixState: &fixState)
+                }
+                if isStopping { return .stopped }
+                if !session.waitForData(microseconds: 0) { break }
+            }
+        }
+    }
+
+    private func handle(
+        _ report: GPSDReport, at now: ContinuousClock.Instant,
+        assembler: inout EpochAssembler, fixState: inout FixState
+    ) {
+        counters.withLock { $0.messages += 1 }
+        switch report {
+        case let .tpv(tpv):
+            counters.withLock { $0.tpvReports += 1 }
+            for location in assembler.add(tpv, at: now) {
+                deliver(location, fixState: &fixState)
+            }
+            if tpv.mode < 2, fixState.hasFix,
+               tpv.time.map({ time in assembler.lastEmitted.map { time > $0 } ?? true }) ?? true {
+                fixState.hasFix = false
+                emit(.fixLost)
+            }
+            publish(assembler)
+        case let .attitude(heading, time):
+            counters.withLock { $0.attitudeReports += 1 }
+            if let heading { assembler.addHeading(heading, time: time, at: now) }
+        case let .malformedAttitude(heading, time):
+            counters.withLock {
+                $0.attitudeReports += 1
+                $0.malformedAttitude += 1
+            }
+            if let heading { assembler.addHeading(heading, time: time, at: now) }
+        case let .deviceActivated(path):
+            emit(.deviceActivated(path: path))
+        case let .deviceDeactivated(path):
+            if let location = assembler.flush() { deliver(location, fixState: &fixState) }
+            publish(assembler)
+            emit(.deviceDeactivated(path: path))
+        case let .gpsdError(message):
+            emit(.gpsdError(message))
+        case .unparsable:
+            counters.withLock { $0.unparsable += 1 }
+        case .version, .other:
+            break
+        }
+    }
+
+    private func deliver(_ location: Location, fixState: inout FixState) {
+        if !fixState.hasFix {
+            fixState.hasFix = true
+            emit(.fixAcquired(location.mode))
+        }
+        counters.withLock { $0.locations += 1 }
+        emit(.location(location))
+    }
+
+    private func publish(_ assembler: EpochAssembler) {
+        counters.withLock { $0.epochs = assembler.counters }
+    }
+
+    private func emit(_ event: ReaderEvent) {
+        if case .dropped = continuation.yield(event) {
+            counters.withLock { $0.droppedEvents += 1 }
+        }
+    }
+
+    /// Sleeps for `duration` unless `stop()` wakes it.
+    private func pause(_ duration: Duration) {
+        guard !isStopping else { return }
+        let nanos = UInt64(max(0, duration.nanoseconds))
+        _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
+        if isStopping { wakeUp.signal() }
+    }
+}
+
+/// Whether the receiver currently has a fix, for `fixAcquired`/`fixLost` events.
+private struct FixState {
+    var hasFix = false
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    var microseconds: Int64 { nanoseconds / 1000 }
+}

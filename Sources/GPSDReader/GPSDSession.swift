@@ -1,0 +1,144 @@
+import CGPS
+import Glibc
+import TrackingCore
+
+/// One open libgps connection to gpsd in JSON watch mode.
+///
+/// Owns its `gps_data_t` (a large C struct, kept on the heap) and closes it in `deinit`.
+/// Not thread-safe: one reader thread owns it for its whole life.
+final class GPSDSession {
+    /// The result of one `read()`.
+    enum ReadResult {
+        /// A complete message.
+        case report(GPSDReport)
+        /// Only part of a line has arrived so far.
+        case incomplete
+        /// The connection ended; the session is unusable.
+        case disconnected(reason: String)
+    }
+
+    let endpoint: GPSDEndpoint
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private let message: UnsafeMutablePointer<CChar>
+    private let messageCapacity = 8192
+    private var isOpen = false
+
+    /// Connects to gpsd and asks it to stream JSON reports.
+    init(endpoint: GPSDEndpoint) throws(GPSDError) {
+        self.endpoint = endpoint
+        data = .allocate(capacity: 1)
+        memset(data, 0, MemoryLayout<gps_data_t>.size)
+        message = .allocate(capacity: messageCapacity + 1)
+        message.initialize(repeating: 0, count: messageCapacity + 1)
+        gpstrackd_clear_errno()
+        let status = gps_open(endpoint.host, String(endpoint.port), data)
+        if status != 0 {
+            let code = gpstrackd_errno()
+            throw .connectFailed(endpoint: endpoint, reason: Self.describe(libgpsError: code))
+        }
+        isOpen = true
+        if gps_stream(data, gpstrackd_watch_json(), nil) != 0 {
+            let reason = Self.describe(errno: gpstrackd_errno())
+            throw .watchFailed(endpoint: endpoint, reason: reason)
+        }
+    }
+
+    deinit {
+        if isOpen { _ = gps_close(data) }
+        data.deallocate()
+        message.deallocate()
+    }
+
+    /// Waits up to `microseconds` for data; true when a read will not block.
+    func waitForData(microseconds: Int32) -> Bool {
+        gps_waiting(data, microseconds)
+    }
+
+    /// Reads and decodes one message.
+    ///
+    /// libgps returns -1 both when the connection ends and when it cannot parse a line (3.22 fails
+    /// on `DEVICE` with `"activated":0`). The two are told apart by the message buffer: libgps
+    /// copies a complete line there before parsing it, and never on a disconnect.
+    func read() -> ReadResult {
+        // `set` accumulates across reads in libgps; clear it so it tells what this read filled.
+        data.pointee.set = 0
+        message[0] = 0
+        gpstrackd_clear_errno()
+        let status = gps_read(data, message, Int32(messageCapacity))
+        let code = gpstrackd_errno()
+        let line = String(cString: message)
+        if status == 0 { return .incomplete }
+        if status < 0 {
+            if line.isEmpty {
+                return .disconnected(reason: code == 0 ? "gpsd closed the connection" : Self.describe(errno: code))
+            }
+            switch GPSDReport.classify(rawLine: line) {
+            case nil where GPSDReport.stringField("class", in: line) == "ATT":
+                return .report(GPSDReport.salvageAttitude(rawLine: line))
+            case .some(.other), nil:
+                return .report(.unparsable(line: line))
+            case let .some(report):
+                return .report(report)
+            }
+        }
+        if let report = GPSDReport.classify(rawLine: line) {
+            return .report(report)
+        }
+        let set = data.pointee.set
+        if GPSDReport.stringField("class", in: line) == "ATT" {
+            let heading = gpstrackd_attitude_heading(data)
+            if set & gpstrackd_attitude_set() != 0, heading.isFinite, line.contains("\"heading\":") {
+                return .report(.attitude(heading: heading, time: GPSDReport.timeField(in: line)))
+            }
+            // gpsd 3.22 writes broken ATT JSON when the receiver also sends GST (the two share a
+            // union): `"device":"...",,"time":"...""heading":89.750,...`. libgps gives up on it;
+            // the heading itself is intact, so take it from the raw line.
+            return .report(GPSDReport.salvageAttitude(rawLine: line))
+        }
+        guard set & gpstrackd_mode_set() != 0 else { return .report(.unparsable(line: line)) }
+        return .report(.tpv(tpvReport(set: set)))
+    }
+
+    private func tpvReport(set: gps_mask_t) -> TPVReport {
+        let fix = data.pointee.fix
+        let time: FixTime? = set & gpstrackd_time_set() != 0
+            ? FixTime(seconds: Int64(fix.time.tv_sec), nanoseconds: Int64(fix.time.tv_nsec))
+            : nil
+        let hasPosition = set & gpstrackd_latlon_set() != 0
+        let device = withUnsafeBytes(of: data.pointee.dev.path) { raw -> String? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count > 0 else { return nil }
+            let path = String(cString: base)
+            return path.isEmpty ? nil : path
+        }
+        return TPVReport(
+            mode: Int(fix.mode),
+            time: time,
+            latitude: hasPosition ? fix.latitude : nil,
+            longitude: hasPosition ? fix.longitude : nil,
+            altitudeMSL: fix.altMSL,
+            altitudeHAE: fix.altHAE,
+            course: fix.track,
+            speed: fix.speed,
+            climb: fix.climb,
+            eph: fix.eph,
+            epx: fix.epx,
+            epy: fix.epy,
+            epv: fix.epv,
+            eps: fix.eps,
+            epd: fix.epd,
+            device: device
+        )
+    }
+
+    /// libgps's `gps_open` reports netlib's negative codes through errno, else a plain errno.
+    private static func describe(libgpsError code: Int32) -> String {
+        if code < 0, let text = gps_errstr(code) { return String(cString: text) }
+        if code > 0 { return describe(errno: code) }
+        return "unknown error"
+    }
+
+    private static func describe(errno code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,28 @@
+import TrackingCore
+
+/// What the reader hands downstream: positions, and the state changes an operator wants to hear about.
+///
+/// State events are sent once per change, never once per attempt, so a log of them stays short
+/// while gpsd is down for hours.
+public enum ReaderEvent: Sendable, Equatable {
+    /// A merged, cleaned position for one fix time.
+    case location(Location)
+    /// Connected to gpsd and watching.
+    case connected(GPSDEndpoint)
+    /// gpsd cannot be reached; the reader keeps retrying with backoff up to `maxDelay`.
+    case unreachable(GPSDError, retryingEvery: Duration)
+    /// The connection to gpsd ended (gpsd stopped or restarted); the reader reconnects.
+    case disconnected(GPSDError)
+    /// gpsd sent no TPV for `seconds`; the reader reconnects.
+    case noData(after: Duration)
+    /// A receiver came online in gpsd.
+    case deviceActivated(path: String)
+    /// A receiver went away (unplugged, or gpsd gave up on it).
+    case deviceDeactivated(path: String)
+    /// The first fix after start or after a loss.
+    case fixAcquired(FixMode)
+    /// The receiver reports no fix any more.
+    case fixLost
+    /// gpsd itself reported an error.
+    case gpsdError(String)
+}

@@ -1,0 +1,31 @@
+/// Counters of everything the reader read, used, counted and skipped.
+public struct ReaderStatistics: Sendable, Equatable {
+    /// Complete messages read from gpsd.
+    public var messages = 0
+    /// TPV reports.
+    public var tpvReports = 0
+    /// ATT reports.
+    public var attitudeReports = 0
+    /// ATT lines gpsd wrote as invalid JSON (the heading was read from the raw line when present).
+    public var malformedAttitude = 0
+    /// Locations emitted (one per fix time).
+    public var locations = 0
+    /// Lines libgps could not parse or gpstrackd could not classify.
+    public var unparsable = 0
+    /// Sessions opened after the first.
+    public var reconnects = 0
+    /// Events dropped because the consumer fell behind and the buffer was full.
+    public var droppedEvents = 0
+    /// The epoch assembler's counters (no fix, repeated or backwards times, ...).
+    public var epochs = EpochAssembler.Counters()
+
+    public init() {}
+
+    /// `key=value` pairs for a one-line summary.
+    public var summary: String {
+        "messages=\(messages) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
+            + "no_fix=\(epochs.noFix) missing_time=\(epochs.missingTime) invalid_position=\(epochs.invalidPosition) "
+            + "repeated_time=\(epochs.repeatedTime) backwards_time=\(epochs.backwardsTime) "
+            + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) dropped=\(droppedEvents)"
+    }
+}

@@ -1,0 +1,98 @@
+/// One position of the vehicle: the common model every stage of gpstrackd speaks.
+///
+/// Unknown is `nil`, never NaN and never negative where the quantity cannot be: the initializer
+/// enforces this at the boundary, so later stages can trust every value they see.
+/// `time` is the receiver's fix time, never the time the position was read or uploaded.
+public struct Location: Sendable, Equatable {
+    /// Fix time from the receiver (UTC).
+    public var time: FixTime
+    /// 2D or 3D fix.
+    public var mode: FixMode
+    /// Degrees north, -90...90.
+    public var latitude: Double
+    /// Degrees east, -180...180.
+    public var longitude: Double
+    /// Metres above mean sea level (geoid).
+    public var altitudeMSL: Double?
+    /// Metres above the WGS84 ellipsoid.
+    public var altitudeHAE: Double?
+    /// Course over ground, degrees from true north, 0..<360.
+    public var course: Double?
+    /// Speed over ground, m/s.
+    public var speed: Double?
+    /// Vertical speed, m/s (negative when descending).
+    public var climb: Double?
+    /// True heading of the vehicle (where it points, not where it moves), degrees, 0..<360.
+    public var heading: Double?
+    /// Horizontal position error estimate, metres.
+    public var horizontalAccuracy: Double?
+    /// Vertical position error estimate, metres.
+    public var verticalAccuracy: Double?
+    /// Speed error estimate, m/s.
+    public var speedAccuracy: Double?
+    /// Course error estimate, degrees.
+    public var courseAccuracy: Double?
+    /// The gpsd device path that produced the fix, e.g. `/dev/ttyACM0`.
+    public var device: String?
+
+    /// Builds a location, cleaning every optional value: non-finite values become `nil`;
+    /// negative course, speed, heading and accuracies become `nil`; course and heading are
+    /// wrapped into 0..<360. Returns `nil` when latitude or longitude is not finite or out of range.
+    public init?(
+        time: FixTime,
+        mode: FixMode,
+        latitude: Double,
+        longitude: Double,
+        altitudeMSL: Double? = nil,
+        altitudeHAE: Double? = nil,
+        course: Double? = nil,
+        speed: Double? = nil,
+        climb: Double? = nil,
+        heading: Double? = nil,
+        horizontalAccuracy: Double? = nil,
+        verticalAccuracy: Double? = nil,
+        speedAccuracy: Double? = nil,
+        courseAccuracy: Double? = nil,
+        device: String? = nil
+    ) {
+        guard latitude.isFinite, longitude.isFinite,
+              (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
+        else { return nil }
+        self.time = time
+        self.mode = mode
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitudeMSL = Self.finite(altitudeMSL)
+        self.altitudeHAE = Self.finite(altitudeHAE)
+        self.course = Self.angle(course)
+        self.speed = Self.nonNegative(speed)
+        self.climb = Self.finite(climb)
+        self.heading = Self.angle(heading)
+        self.horizontalAccuracy = Self.nonNegative(horizontalAccuracy)
+        self.verticalAccuracy = Self.nonNegative(verticalAccuracy)
+        self.speedAccuracy = Self.nonNegative(speedAccuracy)
+        self.courseAccuracy = Self.nonNegative(courseAccuracy)
+        self.device = device.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `value` when it is finite, else `nil`.
+    @inlinable
+    public static func finite(_ value: Double?) -> Double? {
+        guard let value, value.isFinite else { return nil }
+        return value
+    }
+
+    /// `value` when it is finite and not negative, else `nil`.
+    @inlinable
+    public static func nonNegative(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value >= 0 else { return nil }
+        return value
+    }
+
+    /// A direction in degrees: `nil` when negative or not finite, else wrapped into 0..<360.
+    @inlinable
+    public static func angle(_ value: Double?) -> Double? {
+        guard let value = nonNegative(value) else { return nil }
+        return value < 360 ? value : value.truncatingRemainder(dividingBy: 360)
+    }
+}

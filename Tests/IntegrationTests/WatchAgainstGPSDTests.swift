@@ -1,0 +1,155 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `gpstrackd watch` against a real gpsd (gpsfake) on real receiver logs and a generated drive,
+/// checked against gpsd's own TPV stream read by `gpspipe` in the same session.
+@Suite("watch against a real gpsd")
+struct WatchAgainstGPSDTests {
+    struct Case: CustomStringConvertible, Sendable {
+        var log: String
+        var cycle: Double
+        var expectsHeading: Bool
+        var description: String { log }
+    }
+
+    static let cases: [Case] = [
+        Case(log: "hemi.log", cycle: 0.01, expectsHeading: true),
+        Case(log: "telit-he910.log", cycle: 0.004, expectsHeading: false),
+        Case(log: "quectel-l76k-nmea.log", cycle: 0.003, expectsHeading: false),
+        Case(log: "ublox-zed-f9p_hpg1.11.log", cycle: 0.001, expectsHeading: false),
+        Case(log: "drive-seed7.nmea", cycle: 0.002, expectsHeading: true),
+    ]
+
+    @Test("one Location per distinct fix time, as gpsd reports them", arguments: cases)
+    func watchMatchesGPSDOwnStream(_ testCase: Case) throws {
+        let directory = TestPaths.temporaryDirectory("watch")
+        let gpsd = try GPSFake(log: TestPaths.fixture(testCase.log), cycle: testCase.cycle, directory: directory)
+        defer { gpsd.stop() }
+        let reference = try ChildProcess("/usr/bin/gpspipe", ["-w", gpsd.endpoint], directory: directory, name: "gpspipe")
+        defer { reference.terminate() }
+        _ = ChildProcess.waitUntil(timeout: 5) { reference.stdout.contains("\"class\":\"WATCH\"") }
+        let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
+        defer { watch.terminate() }
+
+        // gpsfake removes the device (DEVICE "activated":0) when the log is exhausted.
+        let finished = ChildProcess.waitUntil(timeout: 120) {
+            GPSDReference(jsonLines: reference.stdout).deviceDeactivated
+        }
+        #expect(finished, "gpsfake did not finish the log")
+        _ = ChildProcess.waitUntil(timeout: 5) { watch.stderr.contains("receiver gone") }
+        watch.send(SIGINT)
+        let started = Date()
+        let exited = watch.waitForExit(timeout: 5)
+        let stopSeconds = Date().timeIntervalSince(started)
+        #expect(exited && watch.process.terminationStatus == 0, "watch exit: \(watch.process.terminationStatus)\n\(watch.stderr)")
+        #expect(stopSeconds < 1.0, "watch took \(stopSeconds) s to stop on SIGINT")
+
+        let gpsdEpochs = GPSDReference(jsonLines: reference.stdout).epochs
+        let locations = try watch.stdoutLines.map { try WatchLine($0) }
+        let times = locations.map(\.time)
+        #expect(!locations.isEmpty, "no Location from \(testCase.log):\n\(watch.stderr)")
+        #expect(gpsdEpochs.count > 0)
+
+        // Strictly increasing fix times.
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(earlier < later, "time \(later) does not follow \(earlier)")
+        }
+        // Exactly gpsd's epochs: every Location is one of them, and every gpsd epoch from the
+        // moment watch was connected is present. gpspipe connects first, so it may see up to two
+        // epochs before watch's first.
+        let watchTimes = Set(times)
+        #expect(watchTimes.count == times.count, "a fix time appears twice")
+        for location in locations {
+            guard let epoch = gpsdEpochs[location.gpsdTime] else {
+                Issue.record("Location at \(location.time) is not a gpsd epoch")
+                continue
+            }
+            #expect(location.mode == epoch.mode, "mode at \(location.time)")
+            if let lat = epoch.latitude, let lon = epoch.longitude {
+                #expect(abs(location.latitude - lat) < 1e-9 && abs(location.longitude - lon) < 1e-9,
+                        "position at \(location.time): \(location.latitude),\(location.longitude) vs gpsd \(lat),\(lon)")
+            }
+        }
+        let first = times.first ?? ""
+        let missing = gpsdEpochs.keys.map(WatchLine.normalized).filter { !watchTimes.contains($0) }
+        #expect(missing.filter { $0 > first }.isEmpty, "gpsd epochs missing from watch: \(missing.sorted().prefix(10))")
+        #expect(missing.count <= 2, "\(missing.count) gpsd epochs missing from watch")
+
+        // No NaN, nothing negative that cannot be.
+        for location in locations {
+            #expect((-90...90).contains(location.latitude) && (-180...180).contains(location.longitude))
+            for key in ["speed", "course", "heading", "horizontalAccuracy", "verticalAccuracy", "speedAccuracy", "courseAccuracy"] {
+                if let value = location.numbers[key] {
+                    #expect(value.isFinite && value >= 0, "\(key)=\(value) at \(location.time)")
+                }
+            }
+            for key in ["course", "heading"] {
+                if let value = location.numbers[key] { #expect(value < 360) }
+            }
+        }
+        let headings = locations.filter { $0.numbers["heading"] != nil }
+        if testCase.expectsHeading {
+            #expect(!headings.isEmpty, "no heading although the log has HDT")
+        } else {
+            #expect(headings.isEmpty)
+        }
+    }
+
+    @Test("headings are the receiver's HDT of the same second")
+    func headingMatchesHDTOfSameEpoch() throws {
+        let log = TestPaths.fixture("drive-seed7.nmea")
+        var hdtBySecond: [String: Double] = [:]
+        var second: String?
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if line.hasPrefix("$GPRMC"), fields.count > 1 { second = String(fields[1].prefix(6)) }
+            if line.hasPrefix("$GPHDT"), fields.count > 1, let second, let value = Double(fields[1]) {
+                hdtBySecond[second] = value
+            }
+        }
+        let directory = TestPaths.temporaryDirectory("heading")
+        let gpsd = try GPSFake(log: log, cycle: 0.002, directory: directory)
+        defer { gpsd.stop() }
+        let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
+        defer { watch.terminate() }
+        #expect(ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") })
+        watch.send(SIGTERM)
+        #expect(watch.waitForExit(timeout: 5) && watch.process.terminationStatus == 0)
+        let locations = try watch.stdoutLines.map { try WatchLine($0) }
+        let withHeading = locations.filter { $0.numbers["heading"] != nil }
+        #expect(withHeading.count > locations.count * 9 / 10, "\(withHeading.count) of \(locations.count) have a heading")
+        for location in withHeading {
+            let key = location.time.dropFirst(11).prefix(8).replacingOccurrences(of: ":", with: "")
+            #expect(location.numbers["heading"] == hdtBySecond[key], "heading at \(location.time)")
+        }
+    }
+}
+
+/// One line of `gpstrackd watch` output, parsed with Foundation's JSON parser (which rejects NaN).
+struct WatchLine {
+    var time: String
+    var mode: Int
+    var latitude: Double
+    var longitude: Double
+    var numbers: [String: Double]
+    var device: String?
+
+    /// gpsd writes times with milliseconds and "Z", as watch does; kept as a hook should either change.
+    var gpsdTime: String { time }
+    static func normalized(_ time: String) -> String { time }
+
+    init(_ line: String) throws {
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let time = object["time"] as? String, let mode = object["mode"] as? String,
+              let latitude = (object["latitude"] as? NSNumber)?.doubleValue,
+              let longitude = (object["longitude"] as? NSNumber)?.doubleValue
+        else { throw GPSFakeError(message: "not a Location line: \(line)") }
+        self.time = time
+        self.mode = mode == "3d" ? 3 : (mode == "2d" ? 2 : 0)
+        self.latitude = latitude
+        self.longitude = longitude
+        numbers = object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+        device = object["device"] as? String
+    }
+}
