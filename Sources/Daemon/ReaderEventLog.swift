@@ -14,6 +14,8 @@ enum ReaderEventLog {
             logger.warning("\(error); reconnecting")
         case let .noData(after):
             logger.warning("no data from gpsd for \(after.components.seconds) s; is a receiver attached and sending? reconnecting")
+        case .dataResumed:
+            logger.info("gpsd data flowing again")
         case let .deviceActivated(path):
             logger.info("receiver online", ["device": path])
         case let .deviceDeactivated(path):

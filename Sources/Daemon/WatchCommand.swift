@@ -15,16 +15,11 @@ public struct WatchCommand: Sendable {
     /// Runs until SIGINT/SIGTERM or until stdout goes away.
     public func run() async -> ExitCode {
         signal(SIGPIPE, SIG_IGN)
-        let signals = SignalSource([SIGINT, SIGTERM])
         let reader = GPSDReader(configuration: .init(endpoint: options.endpoint, noDataTimeout: options.noDataTimeout))
         let logger = self.logger
-        let signalStream = signals.signals
-        let stopper = Task {
-            for await number in signalStream {
-                logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
-                reader.stop()
-                break
-            }
+        let signals = SignalSource([SIGINT, SIGTERM]) { number in
+            logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
+            reader.stop()
         }
         reader.start()
         var status = ExitCode.success
@@ -39,7 +34,6 @@ public struct WatchCommand: Sendable {
                 ReaderEventLog.log(event, to: logger)
             }
         }
-        stopper.cancel()
         withExtendedLifetime(signals) {}
         logger.info("watch finished", ["counts": reader.statistics.summary])
         return status

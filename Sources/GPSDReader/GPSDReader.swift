@@ -36,7 +36,7 @@ public final class GPSDReader: Sendable {
             noDataTimeout: Duration = .seconds(10),
             initialBackoff: Duration = .seconds(1),
             maxBackoff: Duration = .seconds(30),
-            pollInterval: Duration = .milliseconds(200),
+            pollInterval: Duration = .milliseconds(100),
             bufferSize: Int = 4096,
             headingMaxAge: Duration = .seconds(1),
             epochQuietTime: Duration = .milliseconds(1500)
@@ -102,47 +102,50 @@ public final class GPSDReader: Sendable {
 
     // MARK: - The reader thread
 
+    /// What the operator was last told about the link to gpsd; events are sent on changes only.
+    private enum LinkState {
+        case starting, connected, silent, down
+    }
+
     private func run() {
         var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
         var assembler = EpochAssembler(
             headingMaxAge: configuration.headingMaxAge, epochQuietTime: configuration.epochQuietTime)
         var fixState = FixState()
-        var problemReported = false
-        var silentReported = false
+        var link = LinkState.starting
         var sessions = 0
         while !isStopping {
             let session: GPSDSession
             do {
                 session = try GPSDSession(endpoint: configuration.endpoint)
             } catch {
-                if !problemReported {
+                if link != .down {
                     emit(.unreachable(error, retryingEvery: configuration.maxBackoff))
-                    problemReported = true
+                    link = .down
                 }
                 pause(backoff.next())
                 continue
             }
             sessions += 1
             if sessions > 1 { counters.withLock { $0.reconnects += 1 } }
-            if !silentReported {
+            if link != .silent {
                 emit(.connected(configuration.endpoint))
+                link = .connected
             }
-            problemReported = false
-            let end = read(session, assembler: &assembler, fixState: &fixState)
+            let end = read(session, assembler: &assembler, fixState: &fixState, link: &link)
             if let location = assembler.flush() { deliver(location, fixState: &fixState) }
             publish(assembler)
             switch end {
             case .stopped:
                 return
             case let .lost(error):
-                silentReported = false
                 emit(.disconnected(error))
-                problemReported = true
+                link = .down
                 pause(backoff.next())
             case .silent:
-                if !silentReported {
+                if link != .silent {
                     emit(.noData(after: configuration.noDataTimeout))
-                    silentReported = true
+                    link = .silent
                 }
                 backoff.reset()
                 pause(configuration.initialBackoff)
@@ -151,10 +154,11 @@ public final class GPSDReader: Sendable {
     }
 
     /// Reads one session until it ends; returns why.
-    private func read(_ session: GPSDSession, assembler: inout EpochAssembler, fixState: inout FixState) -> SessionEnd {
+    private func read(
+        _ session: GPSDSession, assembler: inout EpochAssembler, fixState: inout FixState, link: inout LinkState
+    ) -> SessionEnd {
         let clock = ContinuousClock()
         var lastTPV = clock.now
-        var receivedTPV = false
         let waitMicroseconds = Int32(max(1, configuration.pollInterval.microseconds))
         while true {
             if isStopping { return .stopped }
@@ -178,7 +182,10 @@ public final class GPSDReader: Sendable {
                     let at = clock.now
                     if case .tpv = report {
                         lastTPV = at
-                        if !receivedTPV { receivedTPV = true }
+                        if link == .silent {
+                            link = .connected
+                            emit(.dataResumed)
+                        }
                     }
                     handle(report, at: at, assembler: &assembler, fixState: &fixState)
                 }

@@ -15,6 +15,8 @@ public enum ReaderEvent: Sendable, Equatable {
     case disconnected(GPSDError)
     /// gpsd sent no TPV for `seconds`; the reader reconnects.
     case noData(after: Duration)
+    /// gpsd sends TPVs again after a `noData` report.
+    case dataResumed
     /// A receiver came online in gpsd.
     case deviceActivated(path: String)
     /// A receiver went away (unplugged, or gpsd gave up on it).

@@ -4,7 +4,7 @@ import Testing
 
 /// `gpstrackd watch` against a real gpsd (gpsfake) on real receiver logs and a generated drive,
 /// checked against gpsd's own TPV stream read by `gpspipe` in the same session.
-@Suite("watch against a real gpsd")
+@Suite("watch against a real gpsd", .serialized)
 struct WatchAgainstGPSDTests {
     struct Case: CustomStringConvertible, Sendable {
         var log: String
@@ -22,31 +22,31 @@ struct WatchAgainstGPSDTests {
     ]
 
     @Test("one Location per distinct fix time, as gpsd reports them", arguments: cases)
-    func watchMatchesGPSDOwnStream(_ testCase: Case) throws {
+    func watchMatchesGPSDOwnStream(_ testCase: Case) async throws {
         let directory = TestPaths.temporaryDirectory("watch")
-        let gpsd = try GPSFake(log: TestPaths.fixture(testCase.log), cycle: testCase.cycle, directory: directory)
-        defer { gpsd.stop() }
+        let gpsd = try await GPSFake.start(log: TestPaths.fixture(testCase.log), cycle: testCase.cycle, directory: directory)
+        defer { gpsd.kill() }
         let reference = try ChildProcess("/usr/bin/gpspipe", ["-w", gpsd.endpoint], directory: directory, name: "gpspipe")
         defer { reference.terminate() }
-        _ = ChildProcess.waitUntil(timeout: 5) { reference.stdout.contains("\"class\":\"WATCH\"") }
+        _ = await ChildProcess.waitUntil(timeout: 5) { reference.stdout.contains("\"class\":\"WATCH\"") }
         let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
         defer { watch.terminate() }
 
         // gpsfake removes the device (DEVICE "activated":0) when the log is exhausted.
-        let finished = ChildProcess.waitUntil(timeout: 120) {
-            GPSDReference(jsonLines: reference.stdout).deviceDeactivated
+        let finished = await ChildProcess.waitUntil(timeout: 120) {
+            reference.stdout.contains(#""activated":0"#)
         }
         #expect(finished, "gpsfake did not finish the log")
-        _ = ChildProcess.waitUntil(timeout: 5) { watch.stderr.contains("receiver gone") }
+        _ = await ChildProcess.waitUntil(timeout: 5) { watch.stderr.contains("receiver gone") }
         watch.send(SIGINT)
         let started = Date()
-        let exited = watch.waitForExit(timeout: 5)
+        let exited = await watch.waitForExit(timeout: 5)
         let stopSeconds = Date().timeIntervalSince(started)
-        #expect(exited && watch.process.terminationStatus == 0, "watch exit: \(watch.process.terminationStatus)\n\(watch.stderr)")
+        #expect(exited && watch.terminationStatus == 0, "watch exit: \(watch.terminationStatus)\n\(watch.stderr)")
         #expect(stopSeconds < 1.0, "watch took \(stopSeconds) s to stop on SIGINT")
 
         let gpsdEpochs = GPSDReference(jsonLines: reference.stdout).epochs
-        let locations = try watch.stdoutLines.map { try WatchLine($0) }
+        let locations = try watch.stdoutLines.map(WatchLine.init)
         let times = locations.map(\.time)
         #expect(!locations.isEmpty, "no Location from \(testCase.log):\n\(watch.stderr)")
         #expect(gpsdEpochs.count > 0)
@@ -97,7 +97,7 @@ struct WatchAgainstGPSDTests {
     }
 
     @Test("headings are the receiver's HDT of the same second")
-    func headingMatchesHDTOfSameEpoch() throws {
+    func headingMatchesHDTOfSameEpoch() async throws {
         let log = TestPaths.fixture("drive-seed7.nmea")
         var hdtBySecond: [String: Double] = [:]
         var second: String?
@@ -109,14 +109,14 @@ struct WatchAgainstGPSDTests {
             }
         }
         let directory = TestPaths.temporaryDirectory("heading")
-        let gpsd = try GPSFake(log: log, cycle: 0.002, directory: directory)
-        defer { gpsd.stop() }
+        let gpsd = try await GPSFake.start(log: log, cycle: 0.002, directory: directory)
+        defer { gpsd.kill() }
         let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
         defer { watch.terminate() }
-        #expect(ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") })
+        #expect(await ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") })
         watch.send(SIGTERM)
-        #expect(watch.waitForExit(timeout: 5) && watch.process.terminationStatus == 0)
-        let locations = try watch.stdoutLines.map { try WatchLine($0) }
+        #expect(await watch.waitForExit(timeout: 5) && watch.terminationStatus == 0)
+        let locations = try watch.stdoutLines.map(WatchLine.init)
         let withHeading = locations.filter { $0.numbers["heading"] != nil }
         #expect(withHeading.count > locations.count * 9 / 10, "\(withHeading.count) of \(locations.count) have a heading")
         for location in withHeading {

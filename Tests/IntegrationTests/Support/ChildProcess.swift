@@ -2,63 +2,108 @@ import Foundation
 import Glibc
 
 /// A child process whose stdout and stderr go to files, for tests that run real programs.
+///
+/// Started with `posix_spawn`, with an empty signal mask and default signal actions: the test
+/// runner's threads block most signals, and a child that inherited that mask (as Foundation's
+/// `Process` lets it) would ignore the SIGINT/SIGTERM the tests send.
 final class ChildProcess: @unchecked Sendable {
-    let process = Process()
+    let pid: pid_t
     let stdoutPath: String
     let stderrPath: String
-    private(set) var signalledAt: Date?
+    private let lock = NSLock()
+    private var exitStatus: Int32?
 
-    init(_ executable: String, _ arguments: [String], directory: URL, name: String, environment: [String: String]? = nil) throws {
+    init(_ executable: String, _ arguments: [String], directory: URL, name: String) throws {
         stdoutPath = directory.appendingPathComponent("\(name).stdout").path
         stderrPath = directory.appendingPathComponent("\(name).stderr").path
-        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw GPSFakeError(message: "cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+    }
+
+    deinit {
+        if isRunning {
+            kill(pid, SIGKILL)
+            _ = reap(blocking: true)
+        }
     }
 
     var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    var stdoutLines: [String] { stdout.split(whereSeparator: \.isNewline).map(String.init) }
 
-    func send(_ signal: Int32) {
-        signalledAt = Date()
-        kill(process.processIdentifier, signal)
+    /// The exit status once the process has exited (128 + N when killed by signal N).
+    var terminationStatus: Int32 {
+        _ = reap(blocking: false)
+        return lock.withLock { exitStatus } ?? -1
     }
 
-    /// Waits for exit up to `timeout` seconds; returns the seconds since the last signal (or nil).
+    var isRunning: Bool { !reap(blocking: false) }
+
+    func send(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Waits for exit up to `timeout` seconds; kills the process and returns false when it is still running.
+    /// Sleeps with `Task.sleep`, so waiting tests never hold a thread of the shared pool.
     @discardableResult
-    func waitForExit(timeout: TimeInterval) -> Bool {
+    func waitForExit(timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            return false
+        while Date() < deadline {
+            if reap(blocking: false) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
         }
-        process.waitUntilExit()
-        return true
+        kill(pid, SIGKILL)
+        _ = reap(blocking: true)
+        return false
+    }
+
+    /// Collects the exit status; true once the process has exited.
+    private func reap(blocking: Bool) -> Bool {
+        lock.withLock {
+            if exitStatus != nil { return true }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            guard result == pid else { return result < 0 }
+            let signalled = status & 0x7f
+            exitStatus = signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+            return true
+        }
     }
 
     /// Polls `condition` every 50 ms up to `timeout` seconds.
-    static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+    static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return condition()
     }
 
+    /// Clean-up for `defer`: SIGKILL if still running; `deinit` reaps it.
     func terminate() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            if !waitForExit(timeout: 5) { return }
-        }
+        if isRunning { kill(pid, SIGKILL) }
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import GPSDReader
+import Testing
+import TrackingCore
+
+/// The reader against a scripted peer: bad input is counted and skipped, a closed connection is
+/// reopened, silence and unreachability are reported once.
+@Suite struct ReaderRobustnessTests {
+    static func tpv(_ time: String, lat: String = "52.5", extra: String = "") -> String {
+        #"{"class":"TPV","device":"/dev/ttyX","mode":3,"time":"2026-11-01T08:00:\#(time)Z","lat":\#(lat),"lon":13.4\#(extra)}"#
+    }
+
+    /// Collects events until `done` says so or `timeout` passes, then stops the reader.
+    static func collect(
+        _ reader: GPSDReader, timeout: Duration,
+        polling condition: @escaping @Sendable () -> Bool = { false },
+        until done: @escaping @Sendable ([ReaderEvent]) -> Bool = { _ in false }
+    ) async -> [ReaderEvent] {
+        reader.start()
+        let collector = Task {
+            var events: [ReaderEvent] = []
+            for await event in reader.events {
+                events.append(event)
+                if done(events) { reader.stop() }
+            }
+            return events
+        }
+        let watchdog = Task {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline, !condition() {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            reader.stop()
+        }
+        let events = await collector.value
+        watchdog.cancel()
+        return events
+    }
+
+    @Test func countsAndSkipsBadInputAndReconnectsAfterAClose() async throws {
+        let peer = ScriptedGPSD(sessions: [
+            .init(lines: [
+                "this is not json",
+                #"{"class":"TPV","device":"/dev/ttyX","mode":3,"time":"2026-11-01T08:00:01.000Z","lat":"#,
+                Self.tpv("01.000", extra: #","speed":-3.0,"eph":-1,"track":400.5"#),
+                Self.tpv("02.000", lat: "999.0"),
+                Self.tpv("03.000", extra: #","speed":1.5,"epx":3.0,"epy":4.0"#),
+                Self.tpv("02.500"),
+                #"{"class":"ERROR","message":"unrecognized request"}"#,
+                #"{"class":"DEVICE","path":"/dev/ttyX","activated":0}"#,
+                Self.tpv("04.000"),
+            ], closeAfter: true),
+            .init(lines: [Self.tpv("05.000"), Self.tpv("06.000")], closeAfter: false),
+        ])
+        defer { peer.stop() }
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            initialBackoff: .milliseconds(100), maxBackoff: .milliseconds(200),
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300)))
+        let events = await Self.collect(reader, timeout: .seconds(10), until: { events in
+            events.contains { if case let .location(l) = $0 { return l.time.iso8601.hasSuffix("06.000Z") } else { return false } }
+        })
+        let locations = events.compactMap { if case let .location(l) = $0 { l } else { nil } }
+        #expect(locations.map { $0.time.iso8601 } == [
+            "2026-11-01T08:00:01.000Z", "2026-11-01T08:00:03.000Z", "2026-11-01T08:00:04.000Z",
+            "2026-11-01T08:00:05.000Z", "2026-11-01T08:00:06.000Z",
+        ])
+        #expect(locations.first?.speed == nil, "negative speed becomes nil")
+        #expect(locations.first?.horizontalAccuracy == nil, "negative eph and no epx/epy: unknown")
+        #expect(locations.first?.course == 40.5)
+        #expect(locations[1].horizontalAccuracy == 5, "from epx/epy")
+        #expect(locations[1].speed == 1.5)
+        #expect(events.contains(ReaderEvent.deviceDeactivated(path: "/dev/ttyX")))
+        #expect(events.contains(ReaderEvent.gpsdError("unrecognized request")))
+        #expect(events.filter { if case .connected = $0 { true } else { false } }.count == 2, "\(events.filter { if case .location = $0 { false } else { true } })")
+        #expect(events.filter { if case .disconnected = $0 { true } else { false } }.count == 1)
+        let stats = reader.statistics
+        #expect(stats.unparsable >= 1)
+        #expect(stats.epochs.invalidPosition >= 1)
+        #expect(stats.epochs.backwardsTime == 1)
+        #expect(stats.reconnects == 1)
+        #expect(peer.connections == 2)
+    }
+
+    @Test func reportsASilentGPSDOnceAndKeepsReconnecting() async {
+        let peer = ScriptedGPSD(sessions: [.init(lines: [], closeAfter: false)])
+        defer { peer.stop() }
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port), noDataTimeout: .milliseconds(400),
+            initialBackoff: .milliseconds(100), pollInterval: .milliseconds(20)))
+        let events = await Self.collect(reader, timeout: .seconds(10), polling: { peer.connections >= 4 })
+        #expect(peer.connections >= 4)
+        #expect(events.filter { if case .noData = $0 { true } else { false } }.count == 1)
+        #expect(events.filter { if case .connected = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test func reportsAnUnreachableGPSDOnceAndStopsPromptly() async {
+        let refusing = ScriptedGPSD(refusingConnections: ())
+        defer { refusing.stop() }
+        let closedPort = refusing.port
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: closedPort),
+            initialBackoff: .milliseconds(50), maxBackoff: .seconds(30)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let events = await Self.collect(reader, timeout: .seconds(2))
+        let elapsed = clock.now - start
+        #expect(events.count == 1)
+        guard case let .unreachable(error, _) = events.first else {
+            Issue.record("expected one unreachable event, got \(events)")
+            return
+        }
+        #expect(error.description.contains("cannot connect to gpsd at 127.0.0.1:\(closedPort)"))
+        #expect(elapsed < .seconds(3), "stop() must cut the backoff sleep short")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// The command line: help, version, and usage errors with exit status 64 (EX_USAGE).
+@Suite struct CommandLineTests {
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(TestPaths.gpstrackd, arguments, directory: TestPaths.temporaryDirectory("cli"), name: "cli")
+        #expect(await child.waitForExit(timeout: 10))
+        return (child.terminationStatus, child.stdout, child.stderr)
+    }
+
+    @Test func printsHelp() async throws {
+        let result = try await run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("gpstrackd watch [--gpsd HOST:PORT]"))
+    }
+
+    @Test func printsVersion() async throws {
+        let result = try await run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "gpstrackd 0.1.0\n")
+    }
+
+    @Test(arguments: [
+        (["watch", "--gpsd", "nowhere:99999"], "--gpsd 'nowhere:99999' is not HOST:PORT"),
+        (["watch", "--gpsd"], "--gpsd needs a value"),
+        (["watch", "--bogus"], "unknown option '--bogus'"),
+        (["fly"], "unknown command 'fly'"),
+        (["watch", "--no-data-timeout", "0"], "--no-data-timeout '0' must be a number of seconds"),
+    ])
+    func rejectsBadUsageWithExit64(arguments: [String], message: String) async throws {
+        let result = try await run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains("see gpstrackd --help"))
+        #expect(result.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,19 @@
+import Testing
+import TrackingCore
+
+@Suite struct LocationJSONTests {
+    @Test func writesKnownKeysInOrderAndLeavesUnknownOut() throws {
+        let location = try #require(Location(
+            time: FixTime(iso8601: "2026-11-01T08:00:01Z")!, mode: .threeD, latitude: 52.516195, longitude: 13.377602167,
+            altitudeMSL: 36.5, course: 140.9, speed: 0.057, horizontalAccuracy: 13.3, device: "/dev/ttyACM0"))
+        #expect(LocationJSON.line(for: location) ==
+            #"{"time":"2026-11-01T08:00:01.000Z","mode":"3d","latitude":52.516195,"longitude":13.377602167,"altitudeMSL":36.5,"course":140.9,"speed":0.057,"horizontalAccuracy":13.3,"device":"/dev/ttyACM0"}"#)
+    }
+
+    @Test func escapesStringsAndAppendsExtras() throws {
+        let location = try #require(Location(
+            time: FixTime(iso8601: "2026-11-01T08:00:01.5Z")!, mode: .twoD, latitude: -1, longitude: 2, device: "a\"b\\c\n"))
+        #expect(LocationJSON.line(for: location, extra: [("kept", "heartbeat")]) ==
+            #"{"time":"2026-11-01T08:00:01.500Z","mode":"2d","latitude":-1.0,"longitude":2.0,"device":"a\"b\\c\n","kept":"heartbeat"}"#)
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+import TrackingCore
+
+@Suite struct LocationTests {
+    let time = FixTime(iso8601: "2026-11-01T08:00:01Z")!
+
+    @Test func turnsNonFiniteAndNegativeIntoNil() throws {
+        let location = try #require(Location(
+            time: time, mode: .threeD, latitude: 52.5, longitude: 13.4,
+            altitudeMSL: .nan, altitudeHAE: -12.5, course: -1, speed: .infinity, climb: -0.4,
+            heading: .nan, horizontalAccuracy: -3, verticalAccuracy: .nan, speedAccuracy: -0.1,
+            courseAccuracy: .infinity))
+        #expect(location.altitudeMSL == nil)
+        #expect(location.altitudeHAE == -12.5, "altitudes may be negative")
+        #expect(location.course == nil)
+        #expect(location.speed == nil)
+        #expect(location.climb == -0.4, "climb may be negative")
+        #expect(location.heading == nil)
+        #expect(location.horizontalAccuracy == nil)
+        #expect(location.verticalAccuracy == nil)
+        #expect(location.speedAccuracy == nil)
+        #expect(location.courseAccuracy == nil)
+    }
+
+    @Test func wrapsAnglesIntoOneTurn() throws {
+        let location = try #require(Location(time: time, mode: .twoD, latitude: 0.1, longitude: 0.1, course: 360, heading: 725.5))
+        #expect(location.course == 0)
+        #expect(location.heading == 5.5)
+    }
+
+    @Test func refusesPositionsOutOfRange() {
+        #expect(Location(time: time, mode: .twoD, latitude: 90.5, longitude: 0) == nil)
+        #expect(Location(time: time, mode: .twoD, latitude: 10, longitude: -180.01) == nil)
+        #expect(Location(time: time, mode: .twoD, latitude: .nan, longitude: 10) == nil)
+        #expect(Location(time: time, mode: .twoD, latitude: -90, longitude: 180) != nil)
+    }
+
+    @Test func keepsZeroSpeedAndCourse() throws {
+        let location = try #require(Location(time: time, mode: .twoD, latitude: 1, longitude: 1, course: 0, speed: 0))
+        #expect(location.course == 0)
+        #expect(location.speed == 0)
+    }
+
+    @Test func fixModeFromGPSD() {
+        #expect(FixMode(gpsdMode: 0) == nil)
+        #expect(FixMode(gpsdMode: 1) == nil)
+        #expect(FixMode(gpsdMode: 2) == .twoD)
+        #expect(FixMode(gpsdMode: 3) == .threeD)
+        #expect(FixMode("3D") == .threeD)
+        #expect(FixMode.twoD < FixMode.threeD)
+    }
+}
