@@ -37,28 +37,23 @@ public struct Logger: Sendable {
     }
 
     public func debug(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]) {
-        guard .debug >= level else { return }
-        sink(render(.debug, message(), Array(fields)))
+        log(.debug, message(), fields)
     }
 
     public func info(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]) {
-        guard .info >= level else { return }
-        sink(render(.info, message(), Array(fields)))
+        log(.info, message(), fields)
     }
 
     public func notice(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]) {
-        guard .notice >= level else { return }
-        sink(render(.notice, message(), Array(fields)))
+        log(.notice, message(), fields)
     }
 
     public func warning(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]) {
-        guard .warning >= level else { return }
-        sink(render(.warning, message(), Array(fields)))
+        log(.warning, message(), fields)
     }
 
     public func error(_ message: @autoclosure () -> String, _ fields: KeyValuePairs<String, String> = [:]) {
-        guard .error >= level else { return }
-        sink(render(.error, message(), Array(fields)))
+        log(.error, message(), fields)
     }
 
     /// One finished line, with a trailing newline.
