@@ -14,6 +14,9 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]
         ),
 
+        // adjtimex(2), which the Glibc module does not export.
+        .systemLibrary(name: "CClock"),
+
         // The domain: Location, geodesy, filters. Nothing but FoundationEssentials.
         .target(name: "TrackingCore"),
 
@@ -21,11 +24,11 @@ let package = Package(
         .target(name: "GPSDReader", dependencies: ["TrackingCore", "CGPS"]),
 
         // Command line, configuration, lifecycle, logging.
-        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader"]),
+        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "CClock"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["Daemon"]),
 
-        .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"]),
+        .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(
             name: "IntegrationTests",

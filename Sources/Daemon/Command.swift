@@ -39,6 +39,11 @@ public enum Command: Sendable, Equatable {
           --no-data-timeout SECS    reconnect when gpsd sends no TPV for this long (default 10)
           --log-level LEVEL         trace, debug, info, notice, warning, error (default info)
           --log-format FORMAT       journal, text or json (default: journal under systemd, else text)
+          --filter                  print only the fixes the filter chain keeps, each with
+                                    "kept":"<trigger>"; a summary goes to stderr on exit
+
+        Filter settings (with --filter; the daemon takes the same keys):
+        \(FilterSettings.helpLines)
 
         Output: one line per fix time, keys absent when unknown:
           time (receiver fix time, UTC), mode ("2d"/"3d"), latitude, longitude, altitudeMSL,

@@ -23,19 +23,44 @@ public struct WatchCommand: Sendable {
         }
         reader.start()
         var status = ExitCode.success
-        for await event in reader.events {
-            if case let .location(location) = event {
-                if !FileOutput.write(LocationJSON.line(for: location) + "\n", to: 1) {
-                    logger.error("stdout closed; stopping")
-                    reader.stop()
-                    status = .ioError
-                }
-            } else {
-                ReaderEventLog.log(event, to: logger)
+        var chain = options.filter ? FilterChain(configuration: options.filterConfiguration) : nil
+        var episodes = RejectionEpisodes()
+        func write(_ lines: [String]) {
+            guard status == .success, !lines.isEmpty else { return }
+            if !FileOutput.write(lines.joined(separator: "\n") + "\n", to: 1) {
+                logger.error("stdout closed; stopping")
+                reader.stop()
+                status = .ioError
             }
+        }
+        for await event in reader.events {
+            guard case let .location(location) = event else {
+                ReaderEventLog.log(event, to: logger)
+                continue
+            }
+            guard var filter = chain else {
+                write([LocationJSON.line(for: location)])
+                continue
+            }
+            let clock = SystemClockStatus.read()
+            let decision = filter.process(location, clock: clock)
+            if let (level, message) = episodes.record(decision.rejection, location, configuration: filter.configuration, clock: clock) {
+                logger.log(level, message)
+            }
+            write(decision.kept.map(Self.line))
+            chain = filter
         }
         withExtendedLifetime(signals) {}
         logger.info("watch finished", ["counts": reader.statistics.summary])
+        if var filter = chain {
+            if let last = filter.finish() { write([Self.line(last)]) }
+            StandardError.write("filter: \(filter.counters.summary)\n")
+        }
         return status
+    }
+
+    /// A kept location's JSON line, with the trigger that kept it.
+    static func line(_ kept: KeptLocation) -> String {
+        LocationJSON.line(for: kept.location, extra: [("kept", kept.trigger.rawValue)])
     }
 }

@@ -1,4 +1,5 @@
 import GPSDReader
+import TrackingCore
 
 /// Options of `gpstrackd watch`.
 public struct WatchOptions: Sendable, Equatable {
@@ -6,12 +7,16 @@ public struct WatchOptions: Sendable, Equatable {
     public var noDataTimeout: Duration = .seconds(10)
     public var logLevel: LogLevel = .info
     public var logFormat: LogFormat?
+    /// `--filter`: print only the fixes the filter chain keeps.
+    public var filter = false
+    public var filterConfiguration = FilterConfiguration()
 
     public init() {}
 
     static func parse(_ arguments: ArraySlice<String>) throws(CommandLineError) -> WatchOptions {
         var options = WatchOptions()
         var rest = arguments
+        var filterKeys: [String] = []
         while let argument = rest.popFirst() {
             var name = argument
             var value: String?
@@ -49,9 +54,25 @@ public struct WatchOptions: Sendable, Equatable {
                     throw CommandLineError("--log-format '\(text)' must be one of journal, text, json")
                 }
                 options.logFormat = format
+            case "--filter":
+                guard value == nil else { throw CommandLineError("--filter takes no value") }
+                options.filter = true
+            case _ where name.hasPrefix("--") && FilterSettings.isKey(String(name.dropFirst(2))):
+                let key = String(name.dropFirst(2))
+                let text = try required()
+                if let problem = FilterSettings.apply(key, text, to: &options.filterConfiguration) {
+                    throw CommandLineError("--\(key) '\(text)' \(problem)")
+                }
+                filterKeys.append(name)
             default:
                 throw CommandLineError("unknown option '\(argument)' for watch")
             }
+        }
+        if let first = filterKeys.first, !options.filter {
+            throw CommandLineError("\(first) is a filter setting; add --filter to apply the filter chain")
+        }
+        if let problem = FilterSettings.validate(options.filterConfiguration) {
+            throw CommandLineError(problem)
         }
         return options
     }

@@ -1,0 +1,105 @@
+import TrackingCore
+
+/// The filter knobs as configuration keys (`--max-deviation 10` on the command line; the same
+/// names in the configuration file), each with its validation.
+public enum FilterSettings {
+    /// One key: its name, what it takes, and how it sets the configuration.
+    struct Key: Sendable {
+        let name: String
+        let help: String
+        let apply: @Sendable (String, inout FilterConfiguration) -> String?
+    }
+
+    /// All keys, in the order `--help` lists them.
+    static let keys: [Key] = [
+        Key(name: "min-mode", help: "2d or 3d (default 2d)") { text, c in
+            guard let mode = FixMode(text) else { return "must be 2d or 3d" }
+            c.minMode = mode
+            return nil
+        },
+        number("max-accuracy", "metres; 'off' to accept any (default 50)", range: 1...10_000, allowOff: true) { c, v in c.maxAccuracy = v },
+        number("max-speed", "m/s, jumps implying more are outliers (default 100)", range: 1...10_000) { c, v in c.maxSpeed = v! },
+        number("outlier-confirmations", "agreeing outliers that confirm a new place (default 3)", range: 1...100) { c, v in
+            c.outlierConfirmations = Int(v!)
+        },
+        number("max-future", "seconds ahead of a synchronized clock (default 300)", range: 1...86_400 * 365) { c, v in c.maxFuture = v! },
+        Key(name: "earliest-time", help: "ISO 8601 time; earlier fixes are implausible (default release date - 512 weeks)") { text, c in
+            guard let time = FixTime(iso8601: text) else { return "must be an ISO 8601 UTC time such as 2020-01-01T00:00:00Z" }
+            c.earliestPlausibleTime = time
+            return nil
+        },
+        number("max-interval", "seconds between kept fixes while moving (default 60)", range: 1...86_400) { c, v in c.maxInterval = v! },
+        number("stationary-interval", "seconds between kept fixes while stopped (default 900)", range: 1...86_400 * 7) { c, v in
+            c.stationaryInterval = v!
+        },
+        number("max-deviation", "metres the kept track may stray from the fixes (default 10)", range: 0.5...10_000) { c, v in
+            c.maxDeviation = v!
+        },
+        number("min-interval", "seconds, the floor between kept fixes (default 1)", range: 0...3600) { c, v in c.minInterval = v! },
+        number("min-distance", "metres, optional distance trigger (default off)", range: 1...1_000_000, allowOff: true) { c, v in
+            c.minDistance = v
+        },
+        number("min-angle", "degrees, optional course-change trigger (default off)", range: 1...180, allowOff: true) { c, v in
+            c.minAngle = v
+        },
+        number("moving-speed", "m/s that starts movement (default 2)", range: 0.1...100) { c, v in c.movingSpeed = v! },
+        number("stopped-speed", "m/s at or below which the vehicle is stopping (default 1)", range: 0...100) { c, v in
+            c.stoppedSpeed = v!
+        },
+        number("stop-delay", "seconds of slow fixes that make a stop (default 5)", range: 0...3600) { c, v in c.stopDelay = v! },
+        number("departure-distance", "metres from the stop point that make a departure (default 50)", range: 1...100_000) { c, v in
+            c.departureDistance = v!
+        },
+    ]
+
+    /// Whether `name` is a filter key.
+    public static func isKey(_ name: String) -> Bool { keys.contains { $0.name == name } }
+
+    /// Sets `name` to `value`; returns what is wrong with the value, or `nil`.
+    public static func apply(_ name: String, _ value: String, to configuration: inout FilterConfiguration) -> String? {
+        guard let key = keys.first(where: { $0.name == name }) else { return "is not a filter setting" }
+        return key.apply(value, &configuration)
+    }
+
+    /// Checks the relations between keys.
+    public static func validate(_ c: FilterConfiguration) -> String? {
+        if c.stoppedSpeed >= c.movingSpeed {
+            return "stopped-speed (\(c.stoppedSpeed)) must be below moving-speed (\(c.movingSpeed)) for the stop/move hysteresis"
+        }
+        if c.minInterval > c.maxInterval { return "min-interval (\(c.minInterval)) must not exceed max-interval (\(c.maxInterval))" }
+        return nil
+    }
+
+    /// `--help` lines for the filter keys.
+    static var helpLines: String {
+        keys.map { "  --\($0.name.padding(toLength: 22))\($0.help)" }.joined(separator: "\n")
+    }
+
+    private static func number(
+        _ name: String, _ help: String, range: ClosedRange<Double>, allowOff: Bool = false,
+        _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
+    ) -> Key {
+        Key(name: name, help: help) { text, c in
+            if allowOff, text == "off" || text == "none" {
+                set(&c, nil)
+                return nil
+            }
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                let bounds = "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+                return "must be a number from \(bounds)" + (allowOff ? " or 'off'" : "")
+            }
+            set(&c, value)
+            return nil
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+extension String {
+    func padding(toLength length: Int) -> String {
+        count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TrackingCore
+
+/// The default filter on a generated 12 km drive (parked drift, corners, a red light, a tunnel, a
+/// highway curve, a U-turn), as gpsd reported it, measured against the drive's ground truth.
+/// Target: max deviation <= 12 m with <= 4 points/km, and at most one point per stationary
+/// heartbeat while parked.
+@Suite struct FilterFidelityTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    struct TruthPoint { var point: TrackFidelity.PathPoint; var phase: String }
+
+    static func truth(_ name: String) throws -> [TruthPoint] {
+        try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).map { line in
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      let text = object["time"] as? String, let time = FixTime(iso8601: text),
+                      let lat = (object["lat"] as? NSNumber)?.doubleValue,
+                      let lon = (object["lon"] as? NSNumber)?.doubleValue
+                else { throw LocationLine.Malformed(line: String(line)) }
+                return TruthPoint(point: .init(time: time, latitude: lat, longitude: lon), phase: object["phase"] as? String ?? "")
+            }
+    }
+
+    static func locations(_ name: String) throws -> [Location] {
+        try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
+    }
+
+    static func run(_ locations: [Location], configuration: FilterConfiguration = FilterConfiguration()) -> (kept: [KeptLocation], chain: FilterChain) {
+        var chain = FilterChain(configuration: configuration)
+        var kept: [KeptLocation] = []
+        let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
+        for location in locations { kept += chain.process(location, clock: clock).kept }
+        if let last = chain.finish() { kept.append(last) }
+        return (kept, chain)
+    }
+
+    @Test func defaultFilterMeetsTheFidelityTarget() throws {
+        let truth = try Self.truth("drive-seed7.truth.jsonl")
+        let locations = try Self.locations("drive-seed7.locations.jsonl")
+        let (kept, chain) = Self.run(locations)
+        let fidelity = TrackFidelity(kept: kept.map(\.location), path: truth.map(\.point))
+        let phaseByTime = Dictionary(uniqueKeysWithValues: truth.map { ($0.point.time, $0.phase) })
+        let parked = kept.filter { phaseByTime[$0.location.time] == "parked" }
+        print("fidelity: \(fidelity.pointCount) points, \(String(format: "%.2f", fidelity.pointsPerKilometre))/km over \(String(format: "%.2f", fidelity.pathKilometres)) km, max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at \(fidelity.worstTime?.iso8601 ?? "-"), parked \(parked.count); \(chain.counters.summary)")
+        #expect(fidelity.pathKilometres > 12)
+        #expect(fidelity.pointsPerKilometre <= 4.0)
+        #expect(fidelity.maxDeviation <= 12.0)
+        // Two parked periods (90 s and 120 s, both shorter than the 900 s heartbeat): one point each.
+        #expect(parked.count <= 2)
+        for (a, b) in zip(kept, kept.dropFirst()) { #expect(a.location.time < b.location.time) }
+    }
+}

@@ -1,0 +1,19 @@
+import TrackingCore
+
+/// Hand-built fixes for filter tests: a start time, and positions as metres east/north of a point.
+struct Track {
+    static let start = FixTime(iso8601: "2026-11-30T08:00:00Z")!
+    static let origin = (latitude: 52.5, longitude: 13.4)
+    static let synced = ClockReading(now: FixTime(iso8601: "2026-11-30T09:00:00Z")!, synchronized: true)
+
+    static func fix(
+        _ second: Double, east: Double = 0, north: Double = 0, speed: Double? = 10, course: Double? = 90,
+        accuracy: Double? = 5, mode: FixMode = .threeD
+    ) -> Location {
+        let latitude = origin.latitude + north / 111_195.08
+        let longitude = origin.longitude + east / (111_195.08 * 0.6087614290087207)
+        return Location(
+            time: start.adding(seconds: second), mode: mode, latitude: latitude, longitude: longitude,
+            course: course, speed: speed, horizontalAccuracy: accuracy)!
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+import TrackingCore
+
+@Suite struct MotionTriggersTests {
+    func run(_ fixes: [Location], configuration: FilterConfiguration = FilterConfiguration()) -> [KeptLocation] {
+        var triggers = MotionTriggers(configuration: configuration)
+        return fixes.flatMap { triggers.process($0) }
+    }
+
+    func seconds(_ kept: [KeptLocation]) -> [Double] {
+        kept.map { Track.start.seconds(to: $0.location.time) }
+    }
+
+    @Test func keepsTheFirstFix() {
+        let kept = run([Track.fix(0), Track.fix(1, east: 10)])
+        #expect(kept.map(\.trigger) == [.first])
+    }
+
+    @Test func keepsAHeartbeatWhileMovingStraight() {
+        let fixes = (0...130).map { Track.fix(Double($0), east: Double($0) * 10) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .heartbeat, .heartbeat])
+        #expect(seconds(kept) == [0, 60, 120])
+    }
+
+    @Test func keepsTheApexOfACorner() {
+        // East for 20 s at 10 m/s, then north.
+        var fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10) }
+        fixes += (1...20).map { Track.fix(Double(20 + $0), east: 200, north: Double($0) * 10, course: 0) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .deviation])
+        #expect(seconds(kept) == [0, 20], "the corner itself, at 200 m east")
+    }
+
+    @Test func ignoresWobbleWithinTheMaximumDeviation() {
+        let fixes = (0...50).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 % 2 == 0 ? 4 : -4) }
+        #expect(run(fixes).map(\.trigger) == [.first])
+    }
+
+    @Test func keepsStopAndDepartureOfAStopAwayFromTheLastPoint() {
+        var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10) }
+        // Stopped at 100 m east for 30 s, with receiver noise.
+        fixes += (11...40).map { Track.fix(Double($0), east: 100 + Double($0 % 3), speed: 0.3) }
+        fixes += (41...50).map { Track.fix(Double($0), east: 100 + Double($0 - 40) * 10) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .stop])
+        #expect(seconds(kept) == [0, 16], "stopped after 5 s below 1 m/s")
+    }
+
+    @Test func keepsTheDepartureWhenItIsAwayFromTheStopPoint() {
+        var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10) }
+        fixes += (11...40).map { Track.fix(Double($0), east: 100, speed: 0.2) }
+        // Creeps 30 m slowly (a parking lot), then drives off.
+        fixes += (41...55).map { Track.fix(Double($0), east: 100 + Double($0 - 40) * 2, speed: 0.9) }
+        fixes += (56...70).map { Track.fix(Double($0), east: 130 + Double($0 - 55) * 10) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .stop, .departure])
+        #expect(seconds(kept) == [0, 16, 55])
+    }
+
+    @Test func parkedDriftKeepsOnlyStationaryHeartbeats() {
+        var generator = SplitMix(seed: 7)
+        func noise(_ scale: Double) -> Double { Double(generator.next() % 2001) / 1000 * scale - scale }
+        let fixes = (0..<3600).map { second in
+            Track.fix(Double(second), east: noise(12), north: noise(12), speed: abs(noise(0.5)), course: noise(180) + 180, accuracy: 8)
+        }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .heartbeat, .heartbeat, .heartbeat])
+        #expect(seconds(kept) == [0, 900, 1800, 2700])
+    }
+
+    @Test func minimumIntervalHoldsBackTriggersButNotStateChanges() {
+        var configuration = FilterConfiguration()
+        configuration.minInterval = 5
+        configuration.maxInterval = 2
+        let fixes = (0...12).map { Track.fix(Double($0), east: Double($0) * 10) }
+        #expect(seconds(run(fixes, configuration: configuration)) == [0, 5, 10])
+    }
+
+    @Test func optionalDistanceTriggerIsAccuracyAware() {
+        var configuration = FilterConfiguration()
+        configuration.minDistance = 50
+        let fixes = (0...12).map { Track.fix(Double($0), east: Double($0) * 10, accuracy: $0 < 8 ? 40 : 5) }
+        // From 5 s to 7 s the fix is 50–70 m away but the accuracies sum to 80 m; at 8 s 80 m > 45 m.
+        let kept = run(fixes, configuration: configuration)
+        #expect(kept.map(\.trigger) == [.first, .distance])
+        #expect(seconds(kept) == [0, 8])
+    }
+
+    @Test func optionalAngleTriggerWrapsAroundNorth() {
+        var configuration = FilterConfiguration()
+        configuration.minAngle = 10
+        configuration.maxDeviation = 1000
+        let courses: [Double] = [355, 359, 3, 4, 6]
+        let fixes = courses.enumerated().map { Track.fix(Double($0.offset), north: Double($0.offset) * 10, course: $0.element) }
+        let kept = run(fixes, configuration: configuration)
+        #expect(kept.map(\.trigger) == [.first, .angle])
+        #expect(seconds(kept) == [0, 4], "355° → 6° is 11°, 355° → 4° only 9°")
+    }
+
+    @Test func finishKeepsTheLastFixWhileMoving() {
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        for second in 0...10 { _ = triggers.process(Track.fix(Double(second), east: Double(second) * 10)) }
+        #expect(triggers.finish()?.location.time == Track.start.adding(seconds: 10))
+        #expect(triggers.finish() == nil)
+    }
+}
