@@ -27,6 +27,10 @@ import Testing
         (["watch", "--bogus"], "unknown option '--bogus'"),
         (["fly"], "unknown command 'fly'"),
         (["watch", "--no-data-timeout", "0"], "--no-data-timeout '0' must be a number of seconds"),
+        (["watch", "--max-deviation", "5"], "--max-deviation is a filter setting; add --filter"),
+        (["watch", "--filter", "--max-deviation", "-3"], "--max-deviation '-3' must be a number from 0.5 to 10000"),
+        (["watch", "--filter", "--min-mode", "4d"], "--min-mode '4d' must be 2d or 3d"),
+        (["watch", "--filter", "--stopped-speed", "3"], "stopped-speed (3.0) must be below moving-speed (2.0)"),
     ])
     func rejectsBadUsageWithExit64(arguments: [String], message: String) async throws {
         let result = try await run(arguments)

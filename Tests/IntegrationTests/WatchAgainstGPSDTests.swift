@@ -134,6 +134,8 @@ struct WatchLine {
     var longitude: Double
     var numbers: [String: Double]
     var device: String?
+    /// The trigger, on `watch --filter` lines.
+    var kept: String?
 
     /// gpsd writes times with milliseconds and "Z", as watch does; kept as a hook should either change.
     var gpsdTime: String { time }
@@ -151,5 +153,6 @@ struct WatchLine {
         self.longitude = longitude
         numbers = object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
         device = object["device"] as? String
+        kept = object["kept"] as? String
     }
 }
