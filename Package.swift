@@ -14,6 +14,12 @@ let package = Package(
             providers: [.apt(["libgps-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
         // adjtimex(2), which the Glibc module does not export.
         .systemLibrary(name: "CClock"),
 
@@ -23,16 +29,23 @@ let package = Package(
         // One libgps session on its own thread, reconnecting, producing Locations.
         .target(name: "GPSDReader", dependencies: ["TrackingCore", "CGPS"]),
 
+        // The durable offline queue on SQLite.
+        .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"]),
+
         // Command line, configuration, lifecycle, logging.
         .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "CClock"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["Daemon"]),
 
+        // Benchmarks that print figures, and the child of the spool crash test.
+        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "TrackingCore"]),
+
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "gpstrackd"],
+            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "gpstrackd", "gpstrackd-bench"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -1,0 +1,144 @@
+import Dispatch
+import TrackingCore
+
+/// The durable offline queue between the filter and the uploader: every kept position goes
+/// here first and leaves only when the tracker has accepted it.
+///
+/// ## Durability contract
+/// - `append` returns only after the position is committed to the write-ahead log with
+///   `synchronous = FULL`, i.e. after `fsync`: a position whose `append` returned survives a crash
+///   of the process and a power cut. There is no group commit: each append is its own transaction.
+/// - `reject` (to the dead-letter table) is committed the same way.
+/// - `ack` deletes with `synchronous = NORMAL`: after a power cut the newest acknowledgements may be
+///   forgotten, so those positions are uploaded again. A position is never lost that way, only
+///   possibly sent twice.
+/// - Positions are dropped only by the caps (`spool-max-rows`, `spool-max-bytes`, a full disk),
+///   by thinning the oldest tenth, and every eviction is counted and reported.
+/// - An unreadable database is renamed to `spool.db.corrupt-<time>`, never deleted.
+///
+/// SQLite blocks, so all database work runs on the spool's own serial queue, never on Swift's
+/// cooperative thread pool.
+public final class Spool: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// The state directory that holds `spool.db`.
+        public var directory: String
+        /// `spool-max-rows`. Default 2,000,000: about 23 days of 1 Hz positions, ~300 MB.
+        public var maxRows: Int = 2_000_000
+        /// `spool-max-bytes`: pages in use, off by default.
+        public var maxBytes: Int64?
+        public var fileName = "spool.db"
+        /// Caps the database at this many pages (SQLite's `max_page_count`), so tests can run
+        /// into `SQLITE_FULL` as on a full disk.
+        var maxPageCount: Int?
+
+        public init(directory: String, maxRows: Int = 2_000_000, maxBytes: Int64? = nil) {
+            self.directory = directory
+            self.maxRows = maxRows
+            self.maxBytes = maxBytes
+        }
+
+        /// The state directory systemd gives the service (`$STATE_DIRECTORY`, first entry), else
+        /// `/var/lib/gpstrackd`.
+        public static func defaultDirectory(environment: [String: String]) -> String {
+            if let value = environment["STATE_DIRECTORY"], let first = value.split(separator: ":").first, !first.isEmpty {
+                return String(first)
+            }
+            return "/var/lib/gpstrackd"
+        }
+    }
+
+    public let configuration: Configuration
+    /// The database file.
+    public let path: String
+    private let queue: DispatchQueue
+    private let store: StoreBox
+
+    private init(configuration: Configuration, store: SpoolStore, queue: DispatchQueue) {
+        self.configuration = configuration
+        self.path = store.path
+        self.queue = queue
+        self.store = StoreBox(store)
+    }
+
+    /// Opens (creating, migrating or replacing an unreadable file as needed) the spool.
+    public static func open(
+        _ configuration: Configuration, events: @escaping @Sendable (SpoolEvent) -> Void = { _ in }
+    ) async throws(SpoolError) -> Spool {
+        let queue = DispatchQueue(label: "gpstrackd.spool")
+        let result: Result<SpoolStore, SpoolError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(SpoolError) {
+                    continuation.resume(returning: .success(try SpoolStore(configuration: configuration, events: events)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return Spool(configuration: configuration, store: try result.get(), queue: queue)
+    }
+
+    /// Stores one position durably (see the contract above).
+    public func append(_ location: Location, kept: KeepTrigger? = nil) async throws(SpoolError) {
+        try await run { store throws(SpoolError) in try store.append(location, kept: kept) }
+    }
+
+    /// Stores many positions in one durable transaction.
+    public func append(contentsOf locations: [Location]) async throws(SpoolError) {
+        try await run { store throws(SpoolError) in try store.append(contentsOf: locations) }
+    }
+
+    /// SQLite's integrity check of the database: "ok" when sound.
+    public func integrityCheck() async throws(SpoolError) -> String {
+        try await run { store throws(SpoolError) in try store.integrityCheck() }
+    }
+
+    /// The oldest positions not already handed out, up to `limit`; they stay in flight until
+    /// acknowledged, rejected or released.
+    public func peek(limit: Int) async throws(SpoolError) -> [SpooledPosition] {
+        try await run { store throws(SpoolError) in try store.peek(limit: limit) }
+    }
+
+    /// The tracker accepted these rows: delete them.
+    public func ack(_ ids: [Int64]) async throws(SpoolError) {
+        try await run { store throws(SpoolError) in try store.ack(ids) }
+    }
+
+    /// These rows could not be sent: back into the queue.
+    public func release(_ ids: [Int64]) async {
+        _ = try? await run { store throws(SpoolError) in store.release(ids) }
+    }
+
+    /// The tracker refused these rows for good: move them to the dead-letter table.
+    public func reject(_ ids: [Int64], code: String, message: String, at time: FixTime = SystemClock.now()) async throws(SpoolError) {
+        try await run { store throws(SpoolError) in try store.reject(ids, code: code, message: message, at: time) }
+    }
+
+    public func deadLetters(limit: Int = 1000) async throws(SpoolError) -> [DeadLetter] {
+        try await run { store throws(SpoolError) in try store.deadLetters(limit: limit) }
+    }
+
+    public func statistics() async throws(SpoolError) -> SpoolStatistics {
+        try await run { store throws(SpoolError) in try store.statistics() }
+    }
+
+    /// Runs `body` on the spool's queue.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (SpoolStore) throws(SpoolError) -> T) async throws(SpoolError) -> T {
+        let store = self.store
+        let result: Result<T, SpoolError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(SpoolError) {
+                    continuation.resume(returning: .success(try body(store.value)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Carries the store across to the spool's queue, the only place it is used.
+private final class StoreBox: @unchecked Sendable {
+    let value: SpoolStore
+    init(_ value: SpoolStore) { self.value = value }
+}

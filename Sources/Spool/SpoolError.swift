@@ -1,0 +1,30 @@
+/// What went wrong in the spool, with the SQLite result code, its message and the statement.
+public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A SQLite call failed.
+    case sqlite(code: Int32, message: String, sql: String)
+    /// The state directory cannot be created or written.
+    case directory(path: String, reason: String)
+    /// The disk is full even after evicting old positions.
+    case diskFull(path: String)
+    /// The spool was closed.
+    case closed
+
+    public var description: String {
+        switch self {
+        case let .sqlite(code, message, sql):
+            return "spool database error \(code) (\(message)) in: \(sql)"
+        case let .directory(path, reason):
+            return "cannot use state directory \(path): \(reason); create it writable for the gpstrackd user or set state-dir"
+        case let .diskFull(path):
+            return "disk full at \(path) even after thinning the oldest positions; free space or lower spool-max-bytes"
+        case .closed:
+            return "the spool is closed"
+        }
+    }
+
+    /// SQLite's primary result code (extended codes carry it in the low byte).
+    public var primaryCode: Int32? {
+        if case let .sqlite(code, _, _) = self { return code & 0xff }
+        return nil
+    }
+}

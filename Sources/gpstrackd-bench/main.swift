@@ -1,0 +1,164 @@
+// gpstrackd-bench: benchmarks that print figures, and the child process of the spool crash test.
+//
+//   gpstrackd-bench spool [--rows N] [--dir DIR]   spool figures against the targets
+//   gpstrackd-bench spool-append-loop DIR          append forever, printing each sequence number
+//                                                  after its append returned (for SIGKILL tests)
+import Glibc
+import Spool
+import TrackingCore
+
+let start = FixTime(iso8601: "2026-11-30T08:00:00Z")!
+
+/// A realistic kept position whose fix time encodes `sequence` (seconds after `start`).
+func position(_ sequence: Int) -> Location {
+    Location(
+        time: start.adding(seconds: Double(sequence)), mode: .threeD,
+        latitude: 52.5 + Double(sequence % 10_000) * 1e-5, longitude: 13.4 + Double(sequence % 7_000) * 1e-5,
+        altitudeMSL: 34.5, altitudeHAE: 79.0, course: Double(sequence % 360), speed: 12.3, climb: 0.1,
+        heading: 91.5, horizontalAccuracy: 4.2, verticalAccuracy: 7.9, speedAccuracy: 0.3, courseAccuracy: 2.5,
+        device: "/dev/ttyACM0")!
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// `write_bytes` of this process from /proc/self/io: bytes this process caused to be sent to storage.
+func writeBytes() -> Int64 {
+    let fd = open("/proc/self/io", O_RDONLY)
+    guard fd >= 0 else { return 0 }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let count = read(fd, &buffer, buffer.count)
+    guard count > 0 else { return 0 }
+    for line in String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n")
+    where line.hasPrefix("write_bytes:") {
+        return Int64(line.dropFirst("write_bytes:".count).filter { !$0.isWhitespace }) ?? 0
+    }
+    return 0
+}
+
+/// The floor for durable appends: 4 KiB written and fsynced, as fast as the disk allows.
+func fsyncsPerSecond(directory: String) -> Double {
+    let path = directory + "/fsync-probe"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    defer { close(fd); unlink(path) }
+    let page = [UInt8](repeating: 0x5A, count: 4096)
+    let clock = ContinuousClock()
+    let begin = clock.now
+    var count = 0
+    while clock.now - begin < .seconds(1) {
+        _ = page.withUnsafeBytes { write(fd, $0.baseAddress, 4096) }
+        fsync(fd)
+        count += 1
+    }
+    return Double(count) / seconds(clock.now - begin)
+}
+
+/// `value` with `digits` decimals.
+func fixed(_ value: Double, _ digits: Int = 0) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled) - whole * Int(scale)
+    let sign = value < 0 && scaled > 0 ? "-" : ""
+    guard digits > 0 else { return sign + String(whole) }
+    let digitsText = String(fraction)
+    return sign + String(whole) + "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+}
+
+func line(_ name: String, _ value: String, _ target: String) {
+    print(name.padding(46) + value.padding(24) + target)
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
+
+func benchmarkSpool(rows: Int, directory: String) async throws {
+    let clock = ContinuousClock()
+    system("rm -rf '\(directory)'")
+    print("spool benchmark in \(directory)")
+    system("mkdir -p '\(directory)'")
+    let floor = fsyncsPerSecond(directory: directory)
+    line("figure", "measured", "target")
+
+    // 1. Durable appends per second, each its own fsynced transaction.
+    let appendSpool = try await Spool.open(.init(directory: directory + "/append"))
+    let appendCount = 5000
+    var begin = clock.now
+    for n in 0..<appendCount { try await appendSpool.append(position(n)) }
+    let appendRate = Double(appendCount) / seconds(clock.now - begin)
+    line("durable appends/s", fixed(appendRate), ">= 2000")
+    line("  vs 4 KiB write+fsync/s (same disk)", "\(fixed(floor)) (\(fixed(appendRate / floor, 2))x)", "reference floor")
+
+    // 2. Bytes written to storage per appended position (one commit per position, as at 1 Hz).
+    let before = writeBytes()
+    for n in appendCount..<(appendCount + 2000) { try await appendSpool.append(position(n)) }
+    let perPosition = Double(writeBytes() - before) / 2000 / 1024
+    line("KiB written per position", fixed(perPosition, 2), "<= 8.5")
+
+    // 3. A large spool: open time, then peek + ack throughput in uploader-sized batches.
+    do {
+        let big = try await Spool.open(.init(directory: directory + "/big"))
+        var n = 0
+        while n < rows {
+            let chunk = min(50_000, rows - n)
+            try await big.append(contentsOf: (n..<(n + chunk)).map(position))
+            n += chunk
+        }
+    }
+    begin = clock.now
+    let big = try await Spool.open(.init(directory: directory + "/big"))
+    let openTime = seconds(clock.now - begin) * 1000
+    line("open time, \(rows) rows (ms)", fixed(openTime, 1), "< 200")
+    for batch in [10, 100] {
+        begin = clock.now
+        var moved = 0
+        while moved < 50_000 {
+            let rowsOut = try await big.peek(limit: batch)
+            try await big.ack(rowsOut.map(\.id))
+            moved += rowsOut.count
+        }
+        line("peek+ack rows/s, batches of \(batch)", fixed(Double(moved) / seconds(clock.now - begin)), ">= 50000")
+    }
+    let stats = try await big.statistics()
+    line("spool file after", "\(stats.fileBytes / 1_048_576) MiB, \(stats.queued) rows", "")
+}
+
+func appendLoop(directory: String) async throws {
+    let spool = try await Spool.open(.init(directory: directory))
+    var sequence = 0
+    if let newest = try await spool.statistics().newest {
+        sequence = Int(start.seconds(to: newest).rounded()) + 1
+    }
+    while true {
+        try await spool.append(position(sequence))
+        let text = "\(sequence)\n"
+        _ = text.withCString { write(1, $0, strlen($0)) }
+        sequence += 1
+    }
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+switch arguments.popFirst() {
+case "spool":
+    var rows = 1_000_000
+    var directory = "/tmp/gpstrackd-bench-spool"
+    while let flag = arguments.popFirst() {
+        switch flag {
+        case "--rows": rows = Int(arguments.popFirst() ?? "") ?? rows
+        case "--dir": directory = arguments.popFirst() ?? directory
+        default: print("unknown option \(flag)"); exit(64)
+        }
+    }
+    try await benchmarkSpool(rows: rows, directory: directory)
+case "spool-append-loop":
+    guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
+    try await appendLoop(directory: directory)
+default:
+    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | spool-append-loop DIR")
+    exit(64)
+}
