@@ -20,6 +20,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+
         // adjtimex(2), which the Glibc module does not export.
         .systemLibrary(name: "CClock"),
 
@@ -32,6 +38,9 @@ let package = Package(
         // The durable offline queue on SQLite.
         .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"]),
 
+        // The Amazon Location tracker client: SigV4, credentials, HTTP.
+        .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto"]),
+
         // Command line, configuration, lifecycle, logging.
         .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "CClock"]),
 
@@ -41,6 +50,7 @@ let package = Package(
         .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "TrackingCore"]),
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(
