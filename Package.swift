@@ -26,6 +26,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
         // adjtimex(2), which the Glibc module does not export.
         .systemLibrary(name: "CClock"),
 
@@ -39,7 +45,7 @@ let package = Package(
         .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"]),
 
         // The Amazon Location tracker client: SigV4, credentials, HTTP.
-        .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto"]),
+        .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto", "CCurl"]),
 
         // Command line, configuration, lifecycle, logging.
         .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "CClock"]),

@@ -1,0 +1,80 @@
+import TrackingCore
+
+/// One update of BatchUpdateDevicePosition: where a device was at its fix time.
+public struct DevicePositionUpdate: Sendable, Equatable {
+    public var deviceID: String
+    /// The receiver's fix time (`SampleTime`), never the upload time.
+    public var sampleTime: FixTime
+    public var longitude: Double
+    public var latitude: Double
+    /// `Accuracy.Horizontal`, metres, when known.
+    public var horizontalAccuracy: Double?
+    /// `PositionProperties`: at most 3 entries, values at most 40 characters.
+    public var properties: [String: String]
+
+    public init(deviceID: String, sampleTime: FixTime, longitude: Double, latitude: Double,
+                horizontalAccuracy: Double? = nil, properties: [String: String] = [:]) {
+        self.deviceID = deviceID
+        self.sampleTime = sampleTime
+        self.longitude = longitude
+        self.latitude = latitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.properties = properties
+    }
+
+    /// The update for a location: position, accuracy, and the chosen properties (default speed
+    /// and course), formatted as short strings.
+    public init(deviceID: String, location: Location, properties keys: [PositionProperty] = [.speed, .course]) {
+        var properties: [String: String] = [:]
+        for key in keys.prefix(3) {
+            if let value = key.value(of: location) { properties[key.rawValue] = String(value.prefix(40)) }
+        }
+        self.init(deviceID: deviceID, sampleTime: location.time, longitude: location.longitude, latitude: location.latitude,
+                  horizontalAccuracy: location.horizontalAccuracy, properties: properties)
+    }
+}
+
+/// Location fields that can travel as `PositionProperties`.
+public enum PositionProperty: String, Sendable, CaseIterable {
+    case speed, course, heading, altitude, mode, kept
+
+    func value(of location: Location) -> String? {
+        func number(_ value: Double?, _ digits: Double) -> String? {
+            guard let value else { return nil }
+            let rounded = (value * digits).rounded() / digits
+            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        }
+        switch self {
+        case .speed: return number(location.speed, 100)
+        case .course: return number(location.course, 10)
+        case .heading: return number(location.heading, 10)
+        case .altitude: return number(location.altitudeMSL, 10)
+        case .mode: return location.mode.description
+        case .kept: return nil
+        }
+    }
+}
+
+/// A stored position as the tracker returns it.
+public struct DevicePosition: Sendable, Equatable {
+    public var deviceID: String
+    public var sampleTime: FixTime
+    public var receivedTime: FixTime?
+    public var longitude: Double
+    public var latitude: Double
+    public var horizontalAccuracy: Double?
+    public var properties: [String: String]
+}
+
+/// A per-item error of BatchUpdateDevicePosition.
+public struct BatchItemError: Sendable, Equatable {
+    public var deviceID: String
+    public var sampleTime: FixTime?
+    /// `ValidationError`, `ThrottlingError`, `InternalServerError`, `AccessDeniedError`,
+    /// `ResourceNotFoundError`, `ConflictError`.
+    public var code: String
+    public var message: String
+
+    /// Whether sending the item again later can succeed.
+    public var isRetryable: Bool { code == "ThrottlingError" || code == "InternalServerError" }
+}

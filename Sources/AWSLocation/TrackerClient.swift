@@ -1,0 +1,107 @@
+import TrackingCore
+
+/// The Amazon Location tracker API: BatchUpdateDevicePosition, GetDevicePositionHistory and
+/// GetDevicePosition, signed with SigV4 (service `geo`).
+///
+/// A request rejected because the credentials expired refreshes them once and is sent once more.
+public struct TrackerClient: Sendable {
+    /// The API's limit on updates per BatchUpdateDevicePosition request.
+    public static let maxBatchSize = 10
+
+    public let region: String
+    public let endpoint: ServiceEndpoint
+    private let credentials: any CredentialProvider
+    private let transport: any HTTPTransport
+    private let now: @Sendable () -> FixTime
+
+    public init(
+        region: String, endpoint: ServiceEndpoint? = nil, credentials: any CredentialProvider,
+        transport: any HTTPTransport, now: @escaping @Sendable () -> FixTime = SystemClock.now
+    ) {
+        self.region = region
+        self.endpoint = endpoint ?? .tracking(region: region)
+        self.credentials = credentials
+        self.transport = transport
+        self.now = now
+    }
+
+    /// Sends up to 10 updates; returns the per-item errors (an empty array: all accepted).
+    public func batchUpdateDevicePosition(tracker: String, updates: [DevicePositionUpdate]) async throws(TrackerError) -> [BatchItemError] {
+        precondition(updates.count <= Self.maxBatchSize, "BatchUpdateDevicePosition takes at most 10 updates")
+        let body = TrackerWire.encode(TrackerWire.BatchRequest(Updates: updates.map(TrackerWire.Update.init)))
+        let response = try await send(
+            "POST", path: "/tracking/v0/trackers/\(Self.segment(tracker))/positions", body: body,
+            operation: "BatchUpdateDevicePosition", tracker: tracker)
+        let decoded = TrackerWire.decode(TrackerWire.BatchResponse.self, from: response.body)
+        return (decoded?.Errors ?? []).map { item in
+            BatchItemError(
+                deviceID: item.DeviceId ?? "", sampleTime: item.SampleTime.flatMap(FixTime.init(iso8601:)),
+                code: item.Error?.Code ?? "Unknown", message: item.Error?.Message ?? "")
+        }
+    }
+
+    /// Every stored position of `device` in [start, end), following `NextToken` to the end.
+    public func getDevicePositionHistory(tracker: String, device: String, start: FixTime?, end: FixTime?) async throws(TrackerError) -> [DevicePosition] {
+        var positions: [DevicePosition] = []
+        var token: String?
+        repeat {
+            let body = TrackerWire.encode(TrackerWire.HistoryRequest(
+                StartTimeInclusive: start?.iso8601, EndTimeExclusive: end?.iso8601, NextToken: token, MaxResults: 100))
+            let response = try await send(
+                "POST", path: "/tracking/v0/trackers/\(Self.segment(tracker))/devices/\(Self.segment(device))/list-positions",
+                body: body, operation: "GetDevicePositionHistory", tracker: tracker)
+            guard let page = TrackerWire.decode(TrackerWire.HistoryResponse.self, from: response.body) else {
+                throw .unexpected(status: response.status, type: "", message: "unreadable history page: \(response.bodyText.prefix(200))")
+            }
+            positions += page.DevicePositions.compactMap { $0.devicePosition(defaultDevice: device) }
+            token = page.NextToken.flatMap { $0.isEmpty ? nil : $0 }
+        } while token != nil
+        return positions
+    }
+
+    /// The latest stored position of `device`.
+    public func getDevicePosition(tracker: String, device: String) async throws(TrackerError) -> DevicePosition {
+        let response = try await send(
+            "GET", path: "/tracking/v0/trackers/\(Self.segment(tracker))/devices/\(Self.segment(device))/positions/latest",
+            body: [], operation: "GetDevicePosition", tracker: tracker)
+        guard let position = TrackerWire.decode(TrackerWire.Position.self, from: response.body)?.devicePosition(defaultDevice: device) else {
+            throw .unexpected(status: response.status, type: "", message: "unreadable position: \(response.bodyText.prefix(200))")
+        }
+        return position
+    }
+
+    /// Signs and sends; on an expired-credentials answer refreshes once and retries once.
+    private func send(_ method: String, path: String, body: [UInt8], operation: String, tracker: String) async throws(TrackerError) -> HTTPResponse {
+        var refreshed = false
+        while true {
+            let current: Credentials
+            do {
+                current = try await credentials.credentials()
+            } catch {
+                throw .credentials(error)
+            }
+            var request = endpoint.request(
+                method: method, path: path,
+                headers: body.isEmpty && method == "GET" ? [] : [("Content-Type", "application/json")], body: body)
+            SigV4Signer(service: "geo", region: region).sign(&request, credentials: current, at: now())
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch {
+                if case .timeout = error { throw .timeout(error) }
+                throw .network(error)
+            }
+            if response.status == 200 { return response }
+            let error = TrackerError.classify(response, operation: operation, tracker: tracker, localTime: now())
+            if !refreshed, case .expiredCredentials = error {
+                refreshed = true
+                await credentials.invalidate()
+                continue
+            }
+            throw error
+        }
+    }
+
+    /// A path segment, percent-encoded.
+    static func segment(_ text: String) -> String { SigV4Signer.uriEncode(text) }
+}

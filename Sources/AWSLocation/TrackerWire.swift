@@ -1,0 +1,90 @@
+import FoundationEssentials
+import TrackingCore
+
+/// The JSON bodies of the tracker API, as Amazon Location defines them.
+enum TrackerWire {
+    struct BatchRequest: Encodable {
+        var Updates: [Update]
+    }
+
+    struct Accuracy: Codable {
+        var Horizontal: Double
+    }
+
+    struct Update: Encodable {
+        var DeviceId: String
+        var SampleTime: String
+        var Position: [Double]
+        var Accuracy: Accuracy?
+        var PositionProperties: [String: String]?
+
+        init(_ update: DevicePositionUpdate) {
+            DeviceId = update.deviceID
+            SampleTime = update.sampleTime.iso8601
+            Position = [update.longitude, update.latitude]
+            Accuracy = update.horizontalAccuracy.map { .init(Horizontal: $0) }
+            PositionProperties = update.properties.isEmpty ? nil : update.properties
+        }
+    }
+
+    struct BatchResponse: Decodable {
+        var Errors: [ItemError]?
+    }
+
+    struct ItemError: Decodable {
+        var DeviceId: String?
+        var SampleTime: String?
+        var Error: ErrorBody?
+    }
+
+    struct ErrorBody: Decodable {
+        var Code: String?
+        var Message: String?
+    }
+
+    struct HistoryRequest: Encodable {
+        var StartTimeInclusive: String?
+        var EndTimeExclusive: String?
+        var NextToken: String?
+        var MaxResults: Int?
+    }
+
+    struct HistoryResponse: Decodable {
+        var DevicePositions: [Position]
+        var NextToken: String?
+    }
+
+    struct Position: Decodable {
+        var DeviceId: String?
+        var SampleTime: String
+        var ReceivedTime: String?
+        var Position: [Double]
+        var Accuracy: Accuracy?
+        var PositionProperties: [String: String]?
+
+        func devicePosition(defaultDevice: String) -> DevicePosition? {
+            guard Position.count == 2, let sample = FixTime(iso8601: SampleTime) else { return nil }
+            return DevicePosition(
+                deviceID: DeviceId ?? defaultDevice, sampleTime: sample, receivedTime: ReceivedTime.flatMap(FixTime.init(iso8601:)),
+                longitude: Position[0], latitude: Position[1], horizontalAccuracy: Accuracy?.Horizontal,
+                properties: PositionProperties ?? [:])
+        }
+    }
+
+    /// The service's error body: `{"message": "..."}` (REST) or `{"Message": "..."}`.
+    struct ServiceError: Decodable {
+        var message: String?
+        var Message: String?
+        var text: String? { message ?? Message }
+    }
+
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(value))) ?? []
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) -> T? {
+        try? JSONDecoder().decode(type, from: Data(body))
+    }
+}

@@ -1,0 +1,84 @@
+@testable import AWSLocation
+import Testing
+import TrackingCore
+
+@Suite struct TrackerErrorTests {
+    let now = FixTime(iso8601: "2026-11-30T08:00:00Z")!
+
+    func classify(_ status: Int, _ type: String?, _ message: String, headers: [(String, String)] = []) -> TrackerError {
+        var all = headers.map { (name: $0.0, value: $0.1) }
+        if let type { all.append(("x-amzn-ErrorType", "\(type):http://internal.amazon.com/coral/com.amazonaws.geo/")) }
+        let response = HTTPResponse(status: status, headers: all, body: Array("{\"message\":\"\(message)\"}".utf8))
+        return TrackerError.classify(response, operation: "BatchUpdateDevicePosition", tracker: "fleet", localTime: now)
+    }
+
+    @Test func typesErrorsFromStatusAndErrorType() {
+        #expect(classify(429, "ThrottlingException", "Rate exceeded", headers: [("Retry-After", "3")]) == .throttled(retryAfter: 3, message: "Rate exceeded"))
+        #expect(classify(400, "ValidationException", "bad") == .validation(message: "bad"))
+        #expect(classify(403, "AccessDeniedException", "no") == .accessDenied(operation: "BatchUpdateDevicePosition", tracker: "fleet", message: "no"))
+        #expect(classify(404, "ResourceNotFoundException", "gone") == .resourceNotFound(tracker: "fleet", message: "gone"))
+        #expect(classify(409, "ConflictException", "c") == .conflict(message: "c"))
+        #expect(classify(500, "InternalServerException", "oops") == .internalError(status: 500, message: "oops"))
+        #expect(classify(503, nil, "unavailable") == .internalError(status: 503, message: "unavailable"))
+        #expect(classify(403, "ExpiredTokenException", "The security token included in the request is expired") == .expiredCredentials(message: "The security token included in the request is expired"))
+        #expect(classify(403, "UnrecognizedClientException", "The security token included in the request is invalid.") == .invalidCredentials(message: "The security token included in the request is invalid."))
+        #expect(classify(403, "InvalidSignatureException", "The request signature we calculated does not match") == .signatureMismatch(message: "The request signature we calculated does not match"))
+    }
+
+    @Test func clockSkewSaysHowFarOffAndWhatToDo() {
+        // The service's clock is 7 minutes ahead of ours.
+        let error = classify(403, "InvalidSignatureException", "Signature expired: 20261130T075300Z is now earlier than 20261130T080200Z (20261130T080700Z - 5 min.)",
+                             headers: [("Date", "Mon, 30 Nov 2026 08:07:00 GMT")])
+        guard case let .clockSkew(offset, _) = error else {
+            Issue.record("not clock skew: \(error)")
+            return
+        }
+        #expect(offset == -420)
+        #expect(error.description.hasPrefix("clock is 7 min off; the request signature is only valid for 5 min — is NTP running?"))
+    }
+
+    @Test func accessDeniedNamesThePolicyToFix() {
+        #expect(classify(403, "AccessDeniedException", "denied").description
+            == "access denied (denied): the IAM policy must allow geo:BatchUpdateDevicePosition on arn:aws:geo:<region>:<account>:tracker/fleet")
+    }
+
+    @Test func transientErrorsAreRetryable() {
+        #expect(classify(429, "ThrottlingException", "x").isTransient)
+        #expect(classify(500, nil, "x").isTransient)
+        #expect(!classify(400, "ValidationException", "x").isTransient)
+        #expect(!classify(403, "AccessDeniedException", "x").isTransient)
+    }
+}
+
+@Suite struct ServiceEndpointTests {
+    @Test func parsesHTTPSAndLoopbackHTTP() throws {
+        #expect(try ServiceEndpoint("https://tracking.geo.eu-west-1.amazonaws.com/") == ServiceEndpoint(host: "tracking.geo.eu-west-1.amazonaws.com"))
+        #expect(try ServiceEndpoint("http://127.0.0.1:8787") == ServiceEndpoint(scheme: "http", host: "127.0.0.1", port: 8787))
+        #expect(try ServiceEndpoint("http://[::1]:80").host == "::1")
+        #expect(ServiceEndpoint.tracking(region: "eu-central-1").description == "https://tracking.geo.eu-central-1.amazonaws.com")
+    }
+
+    @Test func refusesPlainHTTPBeyondLoopback() {
+        #expect(throws: ServiceEndpoint.Invalid.self) { try ServiceEndpoint("http://10.0.0.5:8787") }
+        #expect(throws: ServiceEndpoint.Invalid.self) { try ServiceEndpoint("tracking.geo.eu-west-1.amazonaws.com") }
+        #expect(throws: ServiceEndpoint.Invalid.self) { try ServiceEndpoint("https://host/path") }
+        #expect(throws: ServiceEndpoint.Invalid.self) { try ServiceEndpoint("ftp://host") }
+    }
+}
+
+@Suite struct DevicePositionUpdateTests {
+    @Test func carriesFixTimePositionAccuracyAndShortProperties() throws {
+        let location = try #require(Location(
+            time: FixTime(iso8601: "2026-11-30T08:00:01.250Z")!, mode: .threeD, latitude: 52.5, longitude: 13.4,
+            altitudeMSL: 34.56, course: 271.04, speed: 12.3456, heading: 90, horizontalAccuracy: 4.5))
+        let update = DevicePositionUpdate(deviceID: "truck-7", location: location)
+        #expect(update.sampleTime.iso8601 == "2026-11-30T08:00:01.250Z")
+        #expect(update.longitude == 13.4 && update.latitude == 52.5)
+        #expect(update.horizontalAccuracy == 4.5)
+        #expect(update.properties == ["speed": "12.35", "course": "271"])
+        let many = DevicePositionUpdate(deviceID: "d", location: location, properties: [.speed, .course, .heading, .altitude])
+        #expect(many.properties.count == 3, "the API allows at most 3")
+        let body = String(decoding: TrackerWire.encode(TrackerWire.BatchRequest(Updates: [.init(update)])), as: UTF8.self)
+        #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.35"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
+    }
+}

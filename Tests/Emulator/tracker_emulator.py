@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""The project's own stand-in for the Amazon Location tracker API and Cognito guest access.
+
+It speaks the wire protocol of BatchUpdateDevicePosition, GetDevicePositionHistory,
+GetDevicePosition, GetId and GetCredentialsForIdentity, and checks every tracker request's SigV4
+signature with botocore's SigV4Auth, an implementation independent of gpstrackd's signer.
+
+    python3 tracker_emulator.py [--port 0] [--access-key K --secret-key S]
+
+The first line on stdout is 'listening on http://127.0.0.1:PORT'. Test controls (loopback, unsigned):
+    GET  /_emu/positions   every accepted update, in arrival order
+    GET  /_emu/stats       counters
+    POST /_emu/config      JSON, any of: credential_ttl_s, throttle_next, item_errors {DeviceId: Code},
+                           history_page_size
+"""
+import argparse, datetime, hashlib, json, re, sys, threading, uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+
+AUTH = re.compile(r"^AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, "
+                  r"SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$")
+BATCH = re.compile(r"^/tracking/v0/trackers/([^/]+)/positions$")
+HISTORY = re.compile(r"^/tracking/v0/trackers/([^/]+)/devices/([^/]+)/list-positions$")
+LATEST = re.compile(r"^/tracking/v0/trackers/([^/]+)/devices/([^/]+)/positions/latest$")
+MAX_SKEW = datetime.timedelta(minutes=5)
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
+
+
+def parse_iso(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+class Emulator:
+    def __init__(self, key, secret):
+        self.lock = threading.Lock()
+        self.keys = {key: (secret, None, None)}   # access key -> (secret, token, expiry)
+        self.positions = []                        # accepted updates, arrival order
+        self.config = dict(credential_ttl_s=3600, throttle_next=0, item_errors={}, history_page_size=100)
+        self.stats = dict(requests=0, signature_failures=0, expired=0, skewed=0, throttled=0,
+                          identities=0, credentials_issued=0, batches=0)
+
+    def count(self, name):
+        with self.lock:
+            self.stats[name] += 1
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "tracker-emulator"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body, error_type=None):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if error_type:
+            self.send_header("x-amzn-ErrorType", error_type + ":http://internal.amazon.com/coral/com.amazonaws.geo/")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def fail(self, status, error_type, message):
+        self.reply(status, {"message": message}, error_type)
+
+    def do_GET(self):
+        self.handle_any("GET")
+
+    def do_POST(self):
+        self.handle_any("POST")
+
+    def handle_any(self, method):
+        emu = self.server.emulator
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        path = self.path.split("?", 1)[0]
+        if path.startswith("/_emu/"):
+            return self.admin(method, path, body)
+        emu.count("requests")
+        target = self.headers.get("X-Amz-Target", "")
+        if target.startswith("AWSCognitoIdentityService."):
+            return self.cognito(target.split(".", 1)[1], body)
+        if not self.authorized(method, body):
+            return
+        with emu.lock:
+            if emu.config["throttle_next"] > 0:
+                emu.config["throttle_next"] -= 1
+                emu.stats["throttled"] += 1
+                self.send_response(429)
+                data = json.dumps({"message": "Rate exceeded"}).encode()
+                self.send_header("x-amzn-ErrorType", "ThrottlingException:")
+                self.send_header("Retry-After", "2")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                return
+        m = BATCH.match(path)
+        if m and method == "POST":
+            return self.batch(m.group(1), body)
+        m = HISTORY.match(path)
+        if m and method == "POST":
+            return self.history(m.group(1), m.group(2), body)
+        m = LATEST.match(path)
+        if m and method == "GET":
+            return self.latest(m.group(1), m.group(2))
+        self.fail(404, "ResourceNotFoundException", "no such operation: %s %s" % (method, path))
+
+    # --- SigV4, checked by botocore ---------------------------------------------------------
+
+    def authorized(self, method, body):
+        emu = self.server.emulator
+        m = AUTH.match(self.headers.get("Authorization", ""))
+        if not m:
+            emu.count("signature_failures")
+            self.fail(403, "MissingAuthenticationTokenException", "Missing Authentication Token")
+            return False
+        key, date, region, service, signed, signature = m.groups()
+        with emu.lock:
+            entry = emu.keys.get(key)
+        if entry is None:
+            self.fail(403, "UnrecognizedClientException", "The security token included in the request is invalid.")
+            return False
+        secret, token, expiry = entry
+        if token is not None and self.headers.get("X-Amz-Security-Token") != token:
+            self.fail(403, "UnrecognizedClientException", "The security token included in the request is invalid.")
+            return False
+        if expiry is not None and now() >= expiry:
+            emu.count("expired")
+            self.fail(403, "ExpiredTokenException", "The security token included in the request is expired")
+            return False
+        amz_date = self.headers.get("X-Amz-Date", "")
+        try:
+            signed_at = datetime.datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+        except ValueError:
+            self.fail(400, "ValidationException", "X-Amz-Date is missing or malformed")
+            return False
+        current = now()
+        if abs(current - signed_at) > MAX_SKEW:
+            emu.count("skewed")
+            earlier = signed_at < current
+            text = ("Signature expired: %s is now earlier than %s (%s - 5 min.)" if earlier
+                    else "Signature not yet current: %s is still later than %s (%s + 5 min.)")
+            bound = (current - MAX_SKEW) if earlier else (current + MAX_SKEW)
+            f = "%Y%m%dT%H%M%SZ"
+            self.fail(403, "InvalidSignatureException", text % (amz_date, bound.strftime(f), current.strftime(f)))
+            return False
+        headers = {}
+        for name in signed.split(";"):
+            values = self.headers.get_all(name) or []
+            headers[name] = ",".join(values)
+        request = AWSRequest(method=method, url="http://%s%s" % (self.headers.get("Host"), self.path),
+                             headers=headers, data=body)
+        request.context["timestamp"] = amz_date
+        auth = SigV4Auth(Credentials(key, secret, token), service, region)
+        expected = auth.signature(auth.string_to_sign(request, auth.canonical_request(request)), request)
+        if expected != signature or service != "geo":
+            emu.count("signature_failures")
+            self.fail(403, "InvalidSignatureException",
+                      "The request signature we calculated does not match the signature you provided. "
+                      "Check your AWS Secret Access Key and signing method.")
+            return False
+        return True
+
+    # --- Tracker operations -------------------------------------------------------------------
+
+    def batch(self, tracker, body):
+        emu = self.server.emulator
+        try:
+            updates = json.loads(body)["Updates"]
+        except (ValueError, KeyError, TypeError):
+            return self.fail(400, "ValidationException", "body must be {\"Updates\": [...]}")
+        if not 1 <= len(updates) <= 10:
+            return self.fail(400, "ValidationException", "Updates must have 1 to 10 items")
+        errors = []
+        received = iso(now())
+        with emu.lock:
+            emu.stats["batches"] += 1
+            for update in updates:
+                device, sample = update.get("DeviceId"), update.get("SampleTime")
+                position = update.get("Position")
+                properties = update.get("PositionProperties") or {}
+                code = emu.config["item_errors"].get(device)
+                problem = None
+                if not isinstance(position, list) or len(position) != 2:
+                    problem = ("ValidationError", "Position must be [longitude, latitude]")
+                elif not -180 <= position[0] <= 180 or not -90 <= position[1] <= 90:
+                    problem = ("ValidationError", "Position out of range")
+                elif len(properties) > 3 or any(len(v) > 40 for v in properties.values()):
+                    problem = ("ValidationError", "PositionProperties: at most 3 entries of 40 characters")
+                elif code:
+                    problem = (code, "injected %s" % code)
+                if problem:
+                    errors.append({"DeviceId": device, "SampleTime": sample,
+                                   "Error": {"Code": problem[0], "Message": problem[1]}})
+                    continue
+                emu.positions.append({"Tracker": tracker, "DeviceId": device, "SampleTime": sample,
+                                      "ReceivedTime": received, "Position": position,
+                                      "Accuracy": update.get("Accuracy"), "PositionProperties": properties})
+        self.reply(200, {"Errors": errors})
+
+    def stored(self, tracker, device):
+        emu = self.server.emulator
+        with emu.lock:
+            return [p for p in emu.positions if p["Tracker"] == tracker and p["DeviceId"] == device]
+
+    def history(self, tracker, device, body):
+        request = json.loads(body or b"{}")
+        items = self.stored(tracker, device)
+        if "StartTimeInclusive" in request:
+            items = [p for p in items if parse_iso(p["SampleTime"]) >= parse_iso(request["StartTimeInclusive"])]
+        if "EndTimeExclusive" in request:
+            items = [p for p in items if parse_iso(p["SampleTime"]) < parse_iso(request["EndTimeExclusive"])]
+        items.sort(key=lambda p: parse_iso(p["SampleTime"]))
+        size = min(int(request.get("MaxResults", 100)), self.server.emulator.config["history_page_size"])
+        start = int(request.get("NextToken") or 0)
+        page = items[start:start + size]
+        answer = {"DevicePositions": [self.public(p) for p in page]}
+        if start + size < len(items):
+            answer["NextToken"] = str(start + size)
+        self.reply(200, answer)
+
+    def latest(self, tracker, device):
+        items = self.stored(tracker, device)
+        if not items:
+            return self.fail(404, "ResourceNotFoundException", "no position for device %s" % device)
+        self.reply(200, self.public(max(items, key=lambda p: parse_iso(p["SampleTime"]))))
+
+    @staticmethod
+    def public(p):
+        out = {k: p[k] for k in ("DeviceId", "SampleTime", "ReceivedTime", "Position", "PositionProperties")}
+        if p.get("Accuracy"):
+            out["Accuracy"] = p["Accuracy"]
+        return out
+
+    # --- Cognito guest access -------------------------------------------------------------------
+
+    def cognito(self, action, body):
+        emu = self.server.emulator
+        request = json.loads(body or b"{}")
+        if action == "GetId":
+            pool = request.get("IdentityPoolId", "")
+            if ":" not in pool:
+                return self.reply(400, {"__type": "ValidationException", "message": "IdentityPoolId"})
+            emu.count("identities")
+            return self.reply(200, {"IdentityId": pool.split(":")[0] + ":" + str(uuid.uuid4())})
+        if action == "GetCredentialsForIdentity":
+            identity = request.get("IdentityId", "")
+            if ":" not in identity:
+                return self.reply(400, {"__type": "ResourceNotFoundException", "message": "Identity not found"})
+            key = "ASIA" + uuid.uuid4().hex[:16].upper()
+            secret = uuid.uuid4().hex + uuid.uuid4().hex
+            token = "token-" + uuid.uuid4().hex
+            with emu.lock:
+                expiry = now() + datetime.timedelta(seconds=emu.config["credential_ttl_s"])
+                emu.keys[key] = (secret, token, expiry)
+                emu.stats["credentials_issued"] += 1
+            return self.reply(200, {"IdentityId": identity, "Credentials": {
+                "AccessKeyId": key, "SecretKey": secret, "SessionToken": token,
+                "Expiration": expiry.timestamp()}})
+        self.reply(400, {"__type": "UnknownOperationException", "message": action})
+
+    # --- Test controls ----------------------------------------------------------------------------
+
+    def admin(self, method, path, body):
+        emu = self.server.emulator
+        if path == "/_emu/positions":
+            with emu.lock:
+                return self.reply(200, {"positions": list(emu.positions)})
+        if path == "/_emu/stats":
+            with emu.lock:
+                return self.reply(200, dict(emu.stats))
+        if path == "/_emu/config" and method == "POST":
+            with emu.lock:
+                emu.config.update(json.loads(body or b"{}"))
+                return self.reply(200, dict(emu.config))
+        self.reply(404, {"message": "unknown control"})
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--access-key", default="AKIDEMULATOR")
+    ap.add_argument("--secret-key", default="emulator-secret-key")
+    args = ap.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    server.emulator = Emulator(args.access_key, args.secret_key)
+    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
