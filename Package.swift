@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto", "CCurl"]),
 
         // Command line, configuration, lifecycle, logging.
-        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "CClock"]),
+        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "AWSLocation", "CClock"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["Daemon"]),
 
@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "gpstrackd", "gpstrackd-bench"],
+            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "AWSLocation", "gpstrackd", "gpstrackd-bench"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -161,9 +161,9 @@ public struct SigV4Signer: Sendable {
 }
 
 extension String {
+    /// Without leading and trailing white space (including a CRLF, which is one Character).
     var trimmingSpaces: Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return self[first...last]
     }
 }

@@ -96,7 +96,7 @@ public enum TrackerError: Error, Sendable, Equatable, CustomStringConvertible {
         case (403, _) where lower.contains("signature expired") || lower.contains("signature not yet current"):
             var offset: Double?
             if let date = response.header("Date").flatMap(Self.httpDate) {
-                offset = localTime.seconds(to: date) * -1
+                offset = localTime.seconds(to: date)
             }
             return .clockSkew(offset: offset, message: message)
         case (_, "InvalidSignatureException"), (_, "SignatureDoesNotMatch"):

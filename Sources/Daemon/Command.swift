@@ -6,6 +6,7 @@ public enum Command: Sendable, Equatable {
     case help
     case version
     case watch(WatchOptions)
+    case history(HistoryOptions)
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(CommandLineError) -> Command {
@@ -18,6 +19,8 @@ public enum Command: Sendable, Equatable {
         switch name {
         case "watch":
             return .watch(try WatchOptions.parse(rest))
+        case "history":
+            return .history(try HistoryOptions.parse(rest))
         case "help":
             return .help
         default:
@@ -32,6 +35,11 @@ public enum Command: Sendable, Equatable {
           gpstrackd watch [--gpsd HOST:PORT] [options]
               Connect to gpsd and print each position as one JSON object per line on stdout
               (diagnostics on stderr). The operator's "is my GPS working?" tool.
+          gpstrackd history --tracker NAME [--device-id ID] [--since 24h|TIME] [--until TIME] [--format json|gpx]
+                            [--region REGION] [--endpoint URL] [--profile NAME] [--identity-pool-id ID]
+              Fetch what the tracker stored for a device (default: this host's name), all pages.
+              Credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, $CREDENTIALS_DIRECTORY/aws-credentials,
+              ~/.aws/credentials (profile), or a Cognito identity pool.
           gpstrackd --help | --version
 
         Options for watch:
@@ -50,7 +58,8 @@ public enum Command: Sendable, Equatable {
           altitudeHAE, course, speed, climb, heading, horizontalAccuracy, verticalAccuracy,
           speedAccuracy, courseAccuracy, device.
 
-        Exit status: 0 on success or SIGINT/SIGTERM, 64 for a usage error.
+        Exit status: 0 on success or SIGINT/SIGTERM, 64 for a usage error, 78 for a configuration
+        problem (no credentials, no region), 69 when the tracker cannot be reached or refuses.
         """
 
     static var versionString: String { Version.string }

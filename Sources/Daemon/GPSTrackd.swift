@@ -22,6 +22,9 @@ public enum GPSTrackd {
                 level: options.logLevel,
                 format: options.logFormat ?? Logger.defaultFormat(environment: environment))
             return await WatchCommand(options: options, logger: logger).run()
+        case let .history(options):
+            let logger = Logger(level: .info, format: Logger.defaultFormat(environment: environment))
+            return await HistoryCommand(options: options, environment: environment, logger: logger).run()
         }
     }
 }

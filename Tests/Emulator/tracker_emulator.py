@@ -15,6 +15,7 @@ The first line on stdout is 'listening on http://127.0.0.1:PORT'. Test controls 
 """
 import argparse, datetime, hashlib, json, re, sys, threading, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
@@ -107,13 +108,13 @@ class Handler(BaseHTTPRequestHandler):
                 return
         m = BATCH.match(path)
         if m and method == "POST":
-            return self.batch(m.group(1), body)
+            return self.batch(unquote(m.group(1)), body)
         m = HISTORY.match(path)
         if m and method == "POST":
-            return self.history(m.group(1), m.group(2), body)
+            return self.history(unquote(m.group(1)), unquote(m.group(2)), body)
         m = LATEST.match(path)
         if m and method == "GET":
-            return self.latest(m.group(1), m.group(2))
+            return self.latest(unquote(m.group(1)), unquote(m.group(2)))
         self.fail(404, "ResourceNotFoundException", "no such operation: %s %s" % (method, path))
 
     # --- SigV4, checked by botocore ---------------------------------------------------------
