@@ -47,6 +47,9 @@ let package = Package(
         // The Amazon Location tracker client: SigV4, credentials, HTTP.
         .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto", "CCurl"]),
 
+        // Batching, rate limit, retries and per-item errors between the spool and the tracker.
+        .target(name: "Uploader", dependencies: ["TrackingCore", "Spool", "AWSLocation"]),
+
         // Command line, configuration, lifecycle, logging.
         .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "AWSLocation", "CClock"]),
 
@@ -57,11 +60,12 @@ let package = Package(
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
+        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "AWSLocation", "gpstrackd", "gpstrackd-bench"],
+            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "AWSLocation", "Uploader", "gpstrackd", "gpstrackd-bench"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -11,9 +11,14 @@ The first line on stdout is 'listening on http://127.0.0.1:PORT'. Test controls 
     GET  /_emu/positions   every accepted update, in arrival order
     GET  /_emu/stats       counters
     POST /_emu/config      JSON, any of: credential_ttl_s, throttle_next, item_errors {DeviceId: Code},
-                           history_page_size
+                           history_page_size, and faults: latency_ms, error_rate (5xx), drop_rate
+                           (the connection closes before the request is processed), lose_rate
+                           (stored, then the connection closes without an answer), item_error_rate
+                           (ThrottlingError/InternalServerError items), rps (429 above it),
+                           poison_items [SampleTime] (ValidationError items), poison_requests
+                           [SampleTime] (the whole request is a 400)
 """
-import argparse, datetime, hashlib, json, re, sys, threading, uuid
+import argparse, datetime, hashlib, json, random, re, sys, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
@@ -46,9 +51,24 @@ class Emulator:
         self.lock = threading.Lock()
         self.keys = {key: (secret, None, None)}   # access key -> (secret, token, expiry)
         self.positions = []                        # accepted updates, arrival order
-        self.config = dict(credential_ttl_s=3600, throttle_next=0, item_errors={}, history_page_size=100)
+        self.config = dict(credential_ttl_s=3600, throttle_next=0, item_errors={}, history_page_size=100,
+                           latency_ms=0, error_rate=0.0, drop_rate=0.0, lose_rate=0.0, item_error_rate=0.0, rps=0,
+                           poison_items=[], poison_requests=[])
         self.stats = dict(requests=0, signature_failures=0, expired=0, skewed=0, throttled=0,
-                          identities=0, credentials_issued=0, batches=0)
+                          identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
+                          item_errors=0, max_requests_per_second=0)
+        self.arrivals = []  # monotonic arrival times of tracker requests
+        self.random = random.Random(7)
+
+    def arrive(self):
+        """Records a tracker request; returns how many arrived in the last second, this one included."""
+        with self.lock:
+            t = time.monotonic()
+            self.arrivals.append(t)
+            while self.arrivals and self.arrivals[0] <= t - 1.0:
+                self.arrivals.pop(0)
+            self.stats["max_requests_per_second"] = max(self.stats["max_requests_per_second"], len(self.arrivals))
+            return len(self.arrivals)
 
     def count(self, name):
         with self.lock:
@@ -92,11 +112,27 @@ class Handler(BaseHTTPRequestHandler):
         target = self.headers.get("X-Amz-Target", "")
         if target.startswith("AWSCognitoIdentityService."):
             return self.cognito(target.split(".", 1)[1], body)
+        in_last_second = emu.arrive()
         if not self.authorized(method, body):
             return
         with emu.lock:
-            if emu.config["throttle_next"] > 0:
-                emu.config["throttle_next"] -= 1
+            latency = emu.config["latency_ms"] / 1000.0
+            limit = emu.config["rps"]
+            fail = emu.random.random() < emu.config["error_rate"]
+            drop = emu.random.random() < emu.config["drop_rate"]
+        if latency:
+            time.sleep(latency)
+        if drop:
+            emu.count("dropped")
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if fail:
+            emu.count("errors")
+            return self.fail(503, "InternalServerException", "injected service error")
+        with emu.lock:
+            if emu.config["throttle_next"] > 0 or (limit and in_last_second > limit):
+                emu.config["throttle_next"] = max(0, emu.config["throttle_next"] - 1)
                 emu.stats["throttled"] += 1
                 self.send_response(429)
                 data = json.dumps({"message": "Rate exceeded"}).encode()
@@ -185,8 +221,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.fail(400, "ValidationException", "Updates must have 1 to 10 items")
         errors = []
         received = iso(now())
+        if any(u.get("SampleTime") in emu.config["poison_requests"] for u in updates):
+            return self.fail(400, "ValidationException", "injected: the request holds a poisoned update")
         with emu.lock:
             emu.stats["batches"] += 1
+            lose = emu.random.random() < emu.config["lose_rate"]
             for update in updates:
                 device, sample = update.get("DeviceId"), update.get("SampleTime")
                 position = update.get("Position")
@@ -201,6 +240,11 @@ class Handler(BaseHTTPRequestHandler):
                     problem = ("ValidationError", "PositionProperties: at most 3 entries of 40 characters")
                 elif code:
                     problem = (code, "injected %s" % code)
+                elif sample in emu.config["poison_items"]:
+                    problem = ("ValidationError", "injected: poisoned SampleTime")
+                elif emu.random.random() < emu.config["item_error_rate"]:
+                    problem = (emu.random.choice(["ThrottlingError", "InternalServerError"]), "injected item error")
+                    emu.stats["item_errors"] += 1
                 if problem:
                     errors.append({"DeviceId": device, "SampleTime": sample,
                                    "Error": {"Code": problem[0], "Message": problem[1]}})
@@ -208,6 +252,13 @@ class Handler(BaseHTTPRequestHandler):
                 emu.positions.append({"Tracker": tracker, "DeviceId": device, "SampleTime": sample,
                                       "ReceivedTime": received, "Position": position,
                                       "Accuracy": update.get("Accuracy"), "PositionProperties": properties})
+            if lose:
+                emu.stats["lost"] += 1
+        if lose:
+            # Stored, but the answer is lost: the client must retry, and a duplicate arrives.
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
         self.reply(200, {"Errors": errors})
 
     def stored(self, tracker, device):

@@ -1,0 +1,37 @@
+/// A token bucket: `rate` tokens a second, at most `burst` saved up.
+///
+/// With the default burst of 1 the bucket spaces requests evenly (1/rate apart), so no window of
+/// one second ever holds more than `rate` requests — the way the tracker's quota counts them.
+/// Instants are passed in, so tests need no clock.
+public struct TokenBucket: Sendable {
+    public let rate: Double
+    public let burst: Double
+    private var tokens: Double
+    private var updated: ContinuousClock.Instant?
+
+    public init(rate: Double, burst: Double = 1) {
+        self.rate = max(rate, 0.001)
+        self.burst = max(1, burst)
+        self.tokens = self.burst
+    }
+
+    /// Takes a token if one is available at `now`; otherwise returns how long until one is.
+    public mutating func take(at now: ContinuousClock.Instant) -> Duration? {
+        refill(at: now)
+        if tokens >= 1 {
+            tokens -= 1
+            return nil
+        }
+        let seconds = (1 - tokens) / rate
+        return .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+    }
+
+    private mutating func refill(at now: ContinuousClock.Instant) {
+        if let updated {
+            let elapsed = now - updated
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            tokens = min(burst, tokens + seconds * rate)
+        }
+        updated = now
+    }
+}

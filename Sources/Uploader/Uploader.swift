@@ -1,0 +1,354 @@
+import AWSLocation
+import Spool
+import Synchronization
+import TrackingCore
+
+/// Moves positions from the spool to the tracker: quickly when online, patiently when not,
+/// never losing one and never hammering the service.
+///
+/// - Batches of up to `batchSize` (the API's maximum, 10), oldest first, sent when full or when
+///   the oldest has waited `uploadInterval`, so the delay from fix to tracker stays bounded.
+/// - Up to `maxInFlight` requests at once under a token bucket of `maxRequestRate` requests a
+///   second. The account's quota for BatchUpdateDevicePosition is 50 requests/s shared by the
+///   whole fleet: the default of 10/s lets five devices drain backlogs at once, and 4 in flight
+///   keep a high-latency link busy at that rate.
+/// - A 200 acknowledges every position not in `Errors`. Item errors `ThrottlingError` and
+///   `InternalServerError` are retried later; the others go to the dead-letter table.
+/// - Throttling, 5xx, timeouts and connection errors back off exponentially with full jitter
+///   (1 s doubling to 5 min), honouring `Retry-After`. A whole-batch validation error is bisected
+///   until the bad positions are isolated and dead-lettered alone. Credentials, permissions, a
+///   missing tracker or a wrong clock are configuration problems: said once, retried slowly, the
+///   queue kept.
+/// - `stop()`: no new batches; in-flight requests get `stopDeadline`; every unacknowledged
+///   position stays in the spool.
+public final class Uploader: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var tracker: String
+        public var deviceID: String
+        public var batchSize = 10
+        public var uploadInterval: Double = 5
+        public var maxInFlight = 4
+        public var maxRequestRate: Double = 10
+        public var properties: [PositionProperty] = [.speed, .course]
+        public var retry = RetryPolicy()
+        /// Seconds between attempts while misconfigured.
+        public var misconfiguredRetry: Double = 60
+        /// Seconds between backlog progress events.
+        public var progressInterval: Double = 30
+        /// A backlog worth reporting: this many positions queued.
+        public var backlogThreshold = 100
+        public var stopDeadline: Double = 10
+
+        public init(tracker: String, deviceID: String) {
+            self.tracker = tracker
+            self.deviceID = deviceID
+        }
+    }
+
+    /// Counters for status and tests.
+    public struct Statistics: Sendable, Equatable {
+        public var uploaded = 0
+        public var requests = 0
+        public var failedRequests = 0
+        public var deadLettered = 0
+        public var lastSuccess: FixTime?
+        public var lastError: String?
+    }
+
+    private struct State {
+        var active = 0
+        var failures = 0
+        var pausedUntil: ContinuousClock.Instant?
+        var problem: String?
+        var statistics = Statistics()
+        var pendingSince: ContinuousClock.Instant?
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var nextTask = 0
+    }
+
+    /// Requests go out at 95 % of `maxRequestRate`: evenly spaced sends still arrive with some
+    /// network jitter, and the service counts arrivals.
+    public static let rateHeadroom = 0.95
+
+    public let configuration: Configuration
+    private let spool: Spool
+    private let client: TrackerClient
+    private let events: @Sendable (UploaderEvent) -> Void
+    private let wallClock: @Sendable () -> FixTime
+    private let random: @Sendable () -> Double
+    private let clock = ContinuousClock()
+    private let state = Mutex(State())
+    private let bucket: Mutex<TokenBucket>
+    private let stopping = Atomic<Bool>(false)
+    private let wakeup = Wakeup()
+
+    public init(
+        configuration: Configuration, spool: Spool, client: TrackerClient,
+        events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },
+        wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.configuration = configuration
+        self.spool = spool
+        self.client = client
+        self.events = events
+        self.wallClock = wallClock
+        self.random = random
+        bucket = Mutex(TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom))
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// New positions are in the spool: look sooner.
+    public func notifyAppended() { wakeup.signal() }
+
+    /// Stops taking new batches; `run()` returns once in-flight requests end or the deadline passes.
+    public func stop() {
+        stopping.store(true, ordering: .releasing)
+        wakeup.signal()
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Uploads until `stop()`.
+    public func run() async {
+        var progress = ProgressTracker(interval: configuration.progressInterval, threshold: configuration.backlogThreshold)
+        while !isStopping {
+            let now = clock.now
+            await reportProgress(&progress, at: now)
+            if let until = state.withLock({ $0.pausedUntil }), now < until {
+                await wakeup.wait(upTo: until - now)
+                continue
+            }
+            if state.withLock({ $0.active }) >= configuration.maxInFlight {
+                await wakeup.wait(upTo: .seconds(1))
+                continue
+            }
+            let rows: [SpooledPosition]
+            do {
+                rows = try await spool.peek(limit: configuration.batchSize)
+            } catch {
+                recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
+                continue
+            }
+            if rows.isEmpty {
+                state.withLock { $0.pendingSince = nil }
+                await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
+                continue
+            }
+            if rows.count < configuration.batchSize {
+                let since = state.withLock { s -> ContinuousClock.Instant in
+                    if s.pendingSince == nil { s.pendingSince = now }
+                    return s.pendingSince!
+                }
+                let due = since + .milliseconds(Int64(configuration.uploadInterval * 1000))
+                if now < due {
+                    await spool.release(rows.map(\.id))
+                    await wakeup.wait(upTo: due - now)
+                    continue
+                }
+            }
+            if let wait = bucket.withLock({ $0.take(at: clock.now) }) {
+                await spool.release(rows.map(\.id))
+                try? await Task.sleep(for: wait)
+                continue
+            }
+            state.withLock { $0.pendingSince = nil }
+            launch(rows)
+        }
+        await finishInFlight()
+    }
+
+    // MARK: - One batch
+
+    private func launch(_ rows: [SpooledPosition]) {
+        state.withLock { s in
+            s.active += 1
+            let id = s.nextTask
+            s.nextTask += 1
+            s.tasks[id] = Task { [self] in
+                await send(rows, tokenTaken: true)
+                state.withLock { s in
+                    s.active -= 1
+                    s.tasks[id] = nil
+                }
+                wakeup.signal()
+            }
+        }
+    }
+
+    /// Sends `rows` and settles every one of them: acknowledged, dead-lettered or released.
+    private func send(_ rows: [SpooledPosition], tokenTaken: Bool) async {
+        if !tokenTaken { await takeToken() }
+        let updates = rows.map { DevicePositionUpdate(deviceID: configuration.deviceID, location: $0.location, properties: configuration.properties) }
+        state.withLock { $0.statistics.requests += 1 }
+        do {
+            let itemErrors = try await client.batchUpdateDevicePosition(tracker: configuration.tracker, updates: updates)
+            await settle(rows, itemErrors: itemErrors)
+        } catch let error {
+            if case let .validation(message) = error {
+                await bisect(rows, message: message)
+                return
+            }
+            await spool.release(rows.map(\.id))
+            switch error {
+            case let .throttled(retryAfter, _):
+                recordFailure(error.description, retryAfter: retryAfter, misconfigured: false)
+            case .internalError, .network, .timeout, .conflict, .unexpected:
+                recordFailure(error.description, retryAfter: nil, misconfigured: false)
+            case .accessDenied, .resourceNotFound, .invalidCredentials, .signatureMismatch, .clockSkew,
+                 .credentials, .expiredCredentials, .validation:
+                recordFailure(error.description, retryAfter: nil, misconfigured: true)
+            }
+        }
+    }
+
+    /// A whole-batch validation error: halve until the bad positions stand alone.
+    private func bisect(_ rows: [SpooledPosition], message: String) async {
+        guard rows.count > 1 else {
+            await reject(rows, code: "ValidationException", message: message)
+            return
+        }
+        let half = rows.count / 2
+        await send(Array(rows[..<half]), tokenTaken: false)
+        await send(Array(rows[half...]), tokenTaken: false)
+    }
+
+    private func settle(_ rows: [SpooledPosition], itemErrors: [BatchItemError]) async {
+        var byTime: [FixTime: BatchItemError] = [:]
+        for error in itemErrors { if let time = error.sampleTime { byTime[time] = error } }
+        var accepted: [Int64] = []
+        var retry: [Int64] = []
+        var refused: [String: (message: String, rows: [SpooledPosition])] = [:]
+        for row in rows {
+            guard let error = byTime[row.location.time] else {
+                accepted.append(row.id)
+                continue
+            }
+            if error.isRetryable {
+                retry.append(row.id)
+            } else {
+                refused[error.code, default: (error.message, [])].rows.append(row)
+            }
+        }
+        do {
+            try await spool.ack(accepted)
+        } catch {
+            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
+        }
+        for (code, group) in refused.sorted(by: { $0.key < $1.key }) {
+            await reject(group.rows, code: code, message: group.message)
+        }
+        await spool.release(retry)
+        let recovered = state.withLock { s -> Int? in
+            s.statistics.uploaded += accepted.count
+            s.statistics.lastSuccess = wallClock()
+            let failures = s.failures
+            if retry.isEmpty {
+                s.failures = 0
+                s.pausedUntil = nil
+                s.problem = nil
+            }
+            return failures > 0 && retry.isEmpty ? failures : nil
+        }
+        if let recovered { events(.recovered(afterFailures: recovered)) }
+        if !retry.isEmpty {
+            recordFailure("the tracker asked to retry \(retry.count) position(s) later", retryAfter: nil, misconfigured: false, quiet: true)
+        }
+    }
+
+    private func reject(_ rows: [SpooledPosition], code: String, message: String) async {
+        do {
+            try await spool.reject(rows.map(\.id), code: code, message: message, at: wallClock())
+            state.withLock { $0.statistics.deadLettered += rows.count }
+            events(.deadLettered(count: rows.count, code: code, message: message))
+        } catch {
+            await spool.release(rows.map(\.id))
+            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
+        }
+    }
+
+    /// Pauses new batches after a failure and reports the first failure of an episode.
+    private func recordFailure(_ reason: String, retryAfter: Double?, misconfigured: Bool, quiet: Bool = false) {
+        let now = clock.now
+        let event = state.withLock { s -> UploaderEvent? in
+            s.failures += 1
+            s.statistics.failedRequests += quiet ? 0 : 1
+            s.statistics.lastError = reason
+            let delay = misconfigured
+                ? configuration.misconfiguredRetry
+                : configuration.retry.delay(failures: s.failures, retryAfter: retryAfter, unit: random())
+            let until = now + .milliseconds(Int64(delay * 1000))
+            if s.pausedUntil.map({ $0 < until }) ?? true { s.pausedUntil = until }
+            guard !quiet, s.problem != reason || s.failures == 1 else { return nil }
+            let first = s.problem == nil
+            s.problem = reason
+            guard first || misconfigured else { return nil }
+            return misconfigured ? .misconfigured(reason, retryIn: delay) : .failing(reason, retryIn: delay)
+        }
+        if let event { events(event) }
+    }
+
+    private func takeToken() async {
+        while let wait = bucket.withLock({ $0.take(at: clock.now) }) {
+            try? await Task.sleep(for: wait)
+        }
+    }
+
+    private func finishInFlight() async {
+        let deadline = clock.now + .milliseconds(Int64(configuration.stopDeadline * 1000))
+        while state.withLock({ $0.active }) > 0, clock.now < deadline {
+            await wakeup.wait(upTo: .milliseconds(100))
+        }
+    }
+
+    // MARK: - Progress
+
+    private func reportProgress(_ progress: inout ProgressTracker, at now: ContinuousClock.Instant) async {
+        guard progress.due(at: now) else { return }
+        guard let stats = try? await spool.statistics() else { return }
+        let uploaded = state.withLock { $0.statistics.uploaded }
+        if let event = progress.update(queued: stats.queued, oldest: stats.oldest, uploaded: uploaded, at: now, wall: wallClock()) {
+            events(event)
+        }
+    }
+}
+
+/// Decides when to say "backlog …" and "drained".
+struct ProgressTracker {
+    let interval: Double
+    let threshold: Int
+    private var last: ContinuousClock.Instant?
+    private var lastUploaded = 0
+    private var backlogStart: (ContinuousClock.Instant, Int)?
+
+    init(interval: Double, threshold: Int) {
+        self.interval = interval
+        self.threshold = threshold
+    }
+
+    func due(at now: ContinuousClock.Instant) -> Bool {
+        guard let last else { return true }
+        return now - last >= .milliseconds(Int64(interval * 1000))
+    }
+
+    mutating func update(queued: Int, oldest: FixTime?, uploaded: Int, at now: ContinuousClock.Instant, wall: FixTime) -> UploaderEvent? {
+        let elapsed = last.map { Self.seconds(now - $0) } ?? 0
+        let rate = elapsed > 0 ? Double(uploaded - lastUploaded) / elapsed : 0
+        last = now
+        lastUploaded = uploaded
+        if queued >= threshold {
+            if backlogStart == nil { backlogStart = (now, uploaded) }
+            return .backlog(queued: queued, oldest: oldest, ratePerSecond: rate, now: wall)
+        }
+        if let (start, startUploaded) = backlogStart, queued == 0 {
+            backlogStart = nil
+            return .drained(uploaded: uploaded - startUploaded, seconds: Self.seconds(now - start))
+        }
+        return nil
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,163 @@
+import AWSLocation
+import Foundation
+import Spool
+import Synchronization
+import Testing
+import TrackingCore
+import Uploader
+
+/// The uploader against the project's emulator with injected faults.
+@Suite struct UploaderIntegrationTests {
+    static let start = FixTime(iso8601: "2026-11-30T08:00:00Z")!
+
+    static func location(_ n: Int) -> Location {
+        Location(time: start.adding(seconds: Double(n)), mode: .threeD, latitude: 52.5 + Double(n) * 1e-5,
+                 longitude: 13.4 + Double(n) * 1e-5, course: 90, speed: 10, horizontalAccuracy: 4)!
+    }
+
+    final class Events: @unchecked Sendable {
+        let list = Mutex<[UploaderEvent]>([])
+        func append(_ event: UploaderEvent) { list.withLock { $0.append(event) } }
+        var all: [UploaderEvent] { list.withLock { $0 } }
+    }
+
+    struct Setup {
+        var emulator: TrackerEmulator
+        var spool: Spool
+        var spoolDirectory: String
+        var client: TrackerClient
+    }
+
+    static func setup(_ label: String, positions: Int, credentials: Credentials? = nil) async throws -> Setup {
+        let directory = TestPaths.temporaryDirectory(label)
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        let spoolDirectory = directory.appendingPathComponent("state").path
+        let spool = try await Spool.open(.init(directory: spoolDirectory))
+        try await spool.append(contentsOf: (0..<positions).map(location))
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(credentials ?? emulator.staticCredentials), transport: CurlTransport())
+        return Setup(emulator: emulator, spool: spool, spoolDirectory: spoolDirectory, client: client)
+    }
+
+    static func configuration() -> Uploader.Configuration {
+        var c = Uploader.Configuration(tracker: "fleet", deviceID: "truck-9")
+        c.uploadInterval = 0.5
+        c.retry = RetryPolicy(base: 0.2, cap: 2)
+        c.misconfiguredRetry = 1
+        c.progressInterval = 2
+        c.stopDeadline = 5
+        return c
+    }
+
+    static func waitUntilDrained(_ spool: Spool, timeout: Double) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try await spool.statistics().queued == 0 { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    static func arrived(_ emulator: TrackerEmulator) async throws -> [String] {
+        try await emulator.positions().compactMap { $0["SampleTime"] as? String }
+    }
+
+    @Test func everyPositionArrivesThroughFaultsAndPoisonIsSetAside() async throws {
+        let count = 400
+        let setup = try await Self.setup("uploader-faults", positions: count)
+        defer { setup.emulator.stop() }
+        let poisoned = [17, 123, 301].map { Self.location($0).time.iso8601 }
+        try await setup.emulator.configure([
+            "latency_ms": 200, "error_rate": 0.2, "item_error_rate": 0.2, "drop_rate": 0.05, "lose_rate": 0.01,
+            "rps": 5, "poison_items": poisoned,
+        ])
+        let events = Events()
+        let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client) { events.append($0) }
+        let running = Task { await uploader.run() }
+        try await Task.sleep(for: .seconds(12))
+        try await setup.emulator.configure(["latency_ms": 0, "error_rate": 0, "item_error_rate": 0, "drop_rate": 0, "lose_rate": 0, "rps": 0])
+        #expect(try await Self.waitUntilDrained(setup.spool, timeout: 60))
+        uploader.stop()
+        await running.value
+
+        let arrived = try await Self.arrived(setup.emulator)
+        let expected = Set((0..<count).map { Self.location($0).time.iso8601 }).subtracting(poisoned)
+        #expect(Set(arrived) == expected, "every kept position arrived, no poisoned one")
+        let duplicates = arrived.count - Set(arrived).count
+        let lost = try await setup.emulator.stat("lost")
+        print("uploader under faults: \(arrived.count) stored for \(expected.count) positions, \(duplicates) duplicates, \(lost) lost responses, "
+              + "\(try await setup.emulator.stat("throttled")) throttled, \(try await setup.emulator.stat("errors")) errors, "
+              + "\(try await setup.emulator.stat("dropped")) dropped, max \(try await setup.emulator.stat("max_requests_per_second")) requests/s; \(uploader.statistics)")
+        #expect(duplicates <= lost * 10, "duplicates only where a response was lost")
+        #expect(Double(duplicates) <= Double(count) * 0.01 + 10 * Double(max(0, lost - count / 1000)))
+        #expect(try await setup.emulator.stat("max_requests_per_second") <= 10, "never above max-request-rate")
+        let dead = try await setup.spool.deadLetters()
+        #expect(Set(dead.map(\.position.location.time.iso8601)) == Set(poisoned))
+        #expect(dead.allSatisfy { $0.code == "ValidationError" })
+        #expect(events.all.contains { if case .failing = $0 { true } else { false } })
+        #expect(events.all.contains { if case .deadLettered = $0 { true } else { false } })
+    }
+
+    @Test func aWholeBatchValidationErrorIsBisectedToTheBadPosition() async throws {
+        let setup = try await Self.setup("uploader-bisect", positions: 40)
+        defer { setup.emulator.stop() }
+        let bad = Self.location(13).time.iso8601
+        try await setup.emulator.configure(["poison_requests": [bad]])
+        let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client)
+        let running = Task { await uploader.run() }
+        #expect(try await Self.waitUntilDrained(setup.spool, timeout: 30))
+        uploader.stop()
+        await running.value
+        let arrived = try await Self.arrived(setup.emulator)
+        #expect(Set(arrived) == Set((0..<40).map { Self.location($0).time.iso8601 }).subtracting([bad]))
+        #expect(arrived.count == 39, "no duplicates")
+        #expect(try await setup.spool.deadLetters().map(\.position.location.time.iso8601) == [bad])
+    }
+
+    @Test func aRestartInTheMiddleOfADrainLosesNothing() async throws {
+        let count = 300
+        var setup = try await Self.setup("uploader-restart", positions: count)
+        defer { setup.emulator.stop() }
+        try await setup.emulator.configure(["latency_ms": 100])
+        var configuration = Self.configuration()
+        configuration.maxRequestRate = 5
+        let first = Uploader(configuration: configuration, spool: setup.spool, client: setup.client)
+        let running = Task { await first.run() }
+        try await Task.sleep(for: .seconds(2))
+        first.stop()
+        await running.value
+        let before = try await Self.arrived(setup.emulator).count
+        #expect(before > 0 && before < count, "stopped mid-drain (\(before) of \(count))")
+        // A new process: the spool reopened from disk.
+        setup.spool = try await Spool.open(.init(directory: setup.spoolDirectory))
+        #expect(try await setup.spool.statistics().queued == count - before)
+        try await setup.emulator.configure(["latency_ms": 0])
+        let second = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client)
+        let again = Task { await second.run() }
+        #expect(try await Self.waitUntilDrained(setup.spool, timeout: 30))
+        second.stop()
+        await again.value
+        let arrived = try await Self.arrived(setup.emulator)
+        #expect(Set(arrived) == Set((0..<count).map { Self.location($0).time.iso8601 }))
+        #expect(arrived.count == count, "a graceful stop leaves no duplicates")
+    }
+
+    @Test func aConfigurationProblemIsSaidOnceAndTheQueueKept() async throws {
+        let setup = try await Self.setup(
+            "uploader-misconfigured", positions: 25,
+            credentials: Credentials(accessKeyID: TrackerEmulator.accessKey, secretAccessKey: "wrong", source: "test"))
+        defer { setup.emulator.stop() }
+        let events = Events()
+        let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client) { events.append($0) }
+        let running = Task { await uploader.run() }
+        try await Task.sleep(for: .milliseconds(3500))
+        uploader.stop()
+        await running.value
+        let misconfigured = events.all.filter { if case .misconfigured = $0 { true } else { false } }
+        #expect(misconfigured.count == 1, "\(events.all)")
+        #expect(misconfigured.first?.description.contains("the secret access key does not belong to the access key id") == true)
+        #expect(try await setup.spool.statistics().queued == 25)
+        #expect(try await setup.emulator.stat("signature_failures") >= 2, "retried slowly")
+        #expect(try await setup.emulator.stat("signature_failures") <= 6, "but not hammered")
+    }
+}
