@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "gpstrackd", dependencies: ["Daemon"]),
 
         // Benchmarks that print figures, and the child of the spool crash test.
-        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "TrackingCore"]),
+        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "TrackingCore", "AWSLocation", "Uploader"]),
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),

@@ -26,6 +26,11 @@ public struct TokenBucket: Sendable {
         return .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
     }
 
+    /// Gives back a token taken for a request that was not sent.
+    public mutating func refund() {
+        tokens = min(burst, tokens + 1)
+    }
+
     private mutating func refill(at now: ContinuousClock.Instant) {
         if let updated {
             let elapsed = now - updated

@@ -1,27 +1,53 @@
-/// Wakes a waiting loop early: `signal()` from anywhere, `wait(upTo:)` in the loop.
+import Synchronization
+
+/// Wakes a waiting loop early: `signal()` from anywhere, `wait(upTo:)` in the one loop that waits.
 /// Signals coalesce; one pending signal is kept for the next wait.
 final class Wakeup: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var generation = 0
     }
+
+    private let state = Mutex(State())
 
     func signal() {
-        continuation.yield()
+        let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            if let waiter = s.waiter {
+                s.waiter = nil
+                return waiter
+            }
+            s.pending = true
+            return nil
+        }
+        waiter?.resume()
     }
 
-    /// Returns after `duration`, or as soon as a signal arrives.
+    /// Returns after `duration`, or as soon as a signal arrives (at once if one is pending).
     func wait(upTo duration: Duration) async {
-        let stream = self.stream
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: duration) }
-            group.addTask {
-                for await _ in stream { break }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let generation = state.withLock { s -> Int? in
+                if s.pending {
+                    s.pending = false
+                    return nil
+                }
+                s.generation += 1
+                s.waiter = continuation
+                return s.generation
             }
-            await group.next()
-            group.cancelAll()
+            guard let generation else {
+                continuation.resume()
+                return
+            }
+            Task { [self] in
+                try? await Task.sleep(for: duration)
+                let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                    guard s.generation == generation, let waiter = s.waiter else { return nil }
+                    s.waiter = nil
+                    return waiter
+                }
+                waiter?.resume()
+            }
         }
     }
 }

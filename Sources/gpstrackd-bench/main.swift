@@ -3,9 +3,14 @@
 //   gpstrackd-bench spool [--rows N] [--dir DIR]   spool figures against the targets
 //   gpstrackd-bench spool-append-loop DIR          append forever, printing each sequence number
 //                                                  after its append returned (for SIGKILL tests)
+//   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
+//                                                  drain a spool into a tracker emulator (e.g.
+//                                                  ../shared/tracker-sim with latency and an rps limit)
+import AWSLocation
 import Glibc
 import Spool
 import TrackingCore
+import Uploader
 
 let start = FixTime(iso8601: "2026-11-30T08:00:00Z")!
 
@@ -142,6 +147,54 @@ func appendLoop(directory: String) async throws {
     }
 }
 
+/// CPU seconds (user + system) this process has used.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: Int, directory: String) async throws {
+    system("rm -rf '\(directory)'")
+    let spool = try await Spool.open(.init(directory: directory))
+    var n = 0
+    while n < positions {
+        let chunk = min(50_000, positions - n)
+        try await spool.append(contentsOf: (n..<(n + chunk)).map(position))
+        n += chunk
+    }
+    let client = TrackerClient(
+        region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
+        credentials: StaticCredentialProvider(Credentials(
+            accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
+        transport: CurlTransport())
+    var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
+    configuration.maxRequestRate = rate
+    configuration.maxInFlight = inFlight
+    configuration.progressInterval = 1_000_000
+    let uploader = Uploader(configuration: configuration, spool: spool, client: client)
+    let clock = ContinuousClock()
+    let cpuBefore = cpuSeconds()
+    let begin = clock.now
+    let running = Task { await uploader.run() }
+    while try await spool.statistics().queued > 0 {
+        try await Task.sleep(for: .milliseconds(200))
+    }
+    let elapsed = seconds(clock.now - begin)
+    let cpu = cpuSeconds() - cpuBefore
+    uploader.stop()
+    await running.value
+    let throughput = Double(positions) / elapsed
+    let bound = rate * 10
+    print("drain of \(positions) positions into \(endpoint), max-request-rate \(fixed(rate)), max-in-flight \(inFlight)")
+    line("figure", "measured", "target")
+    line("positions/s", fixed(throughput), ">= \(fixed(bound * 0.9)) (90% of \(fixed(bound)))")
+    line("  ratio to the bound (rate x 10)", fixed(throughput / bound, 3), ">= 0.900")
+    line("CPU seconds per 10,000 positions", fixed(cpu / Double(positions) * 10_000, 3), "")
+    line("requests, failed", "\(uploader.statistics.requests), \(uploader.statistics.failedRequests)", "")
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "spool":
@@ -155,6 +208,22 @@ case "spool":
         }
     }
     try await benchmarkSpool(rows: rows, directory: directory)
+case "drain":
+    var endpoint = ""
+    var positions = 100_000
+    var rate = 50.0
+    var inFlight = 4
+    while let flag = arguments.popFirst() {
+        switch flag {
+        case "--endpoint": endpoint = arguments.popFirst() ?? ""
+        case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
+        case "--rate": rate = Double(arguments.popFirst() ?? "") ?? rate
+        case "--in-flight": inFlight = Int(arguments.popFirst() ?? "") ?? inFlight
+        default: print("unknown option \(flag)"); exit(64)
+        }
+    }
+    guard !endpoint.isEmpty else { print("drain needs --endpoint http://127.0.0.1:PORT"); exit(64) }
+    try await benchmarkDrain(endpoint: endpoint, positions: positions, rate: rate, inFlight: inFlight, directory: "/tmp/gpstrackd-bench-drain")
 case "spool-append-loop":
     guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
     try await appendLoop(directory: directory)

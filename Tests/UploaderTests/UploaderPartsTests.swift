@@ -65,3 +65,30 @@ import TrackingCore
         #expect(tracker.update(queued: 0, oldest: nil, uploaded: 5000, at: t0.advanced(by: .seconds(90)), wall: wall) == nil)
     }
 }
+
+@Suite struct WakeupTests {
+    @Test func waitsForTheTimeoutOrASignalAndNeverSpins() async {
+        let wakeup = Wakeup()
+        let clock = ContinuousClock()
+        var start = clock.now
+        await wakeup.wait(upTo: .milliseconds(100))
+        #expect(clock.now - start >= .milliseconds(100))
+        wakeup.signal()
+        start = clock.now
+        await wakeup.wait(upTo: .seconds(10))
+        #expect(clock.now - start < .seconds(1), "a pending signal returns at once")
+        // After a timeout the next wait still waits: the wakeup is not used up.
+        start = clock.now
+        await wakeup.wait(upTo: .milliseconds(50))
+        await wakeup.wait(upTo: .milliseconds(50))
+        #expect(clock.now - start >= .milliseconds(100))
+        let waiter = Task {
+            let begin = clock.now
+            await wakeup.wait(upTo: .seconds(10))
+            return clock.now - begin
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        wakeup.signal()
+        #expect(await waiter.value < .seconds(1))
+    }
+}
