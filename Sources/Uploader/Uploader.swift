@@ -94,11 +94,7 @@ public final class Uploader: Sendable {
         self.events = events
         self.wallClock = wallClock
         self.random = random
-        // A small burst absorbs timer lateness without ever exceeding the rate in a second:
-        // 95 % of the rate plus a burst of at most 5 % of it.
-        let rate = configuration.maxRequestRate * Self.rateHeadroom
-        let burst = max(1, (configuration.maxRequestRate * (1 - Self.rateHeadroom)).rounded(.down))
-        bucket = Mutex(TokenBucket(rate: rate, burst: burst))
+        bucket = Mutex(TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1))
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
