@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "Uploader", dependencies: ["TrackingCore", "Spool", "AWSLocation"]),
 
         // Command line, configuration, lifecycle, logging.
-        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "AWSLocation", "CClock"]),
+        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "AWSLocation", "Spool", "Uploader", "CClock"]),
 
         .executableTarget(name: "gpstrackd", dependencies: ["Daemon"]),
 
@@ -60,6 +60,7 @@ let package = Package(
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),

@@ -7,6 +7,8 @@ public enum Command: Sendable, Equatable {
     case version
     case watch(WatchOptions)
     case history(HistoryOptions)
+    /// `check-config [--config PATH] [--key value ...]`: validate and print the effective configuration.
+    case checkConfig(flags: [String])
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(CommandLineError) -> Command {
@@ -21,6 +23,8 @@ public enum Command: Sendable, Equatable {
             return .watch(try WatchOptions.parse(rest))
         case "history":
             return .history(try HistoryOptions.parse(rest))
+        case "check-config":
+            return .checkConfig(flags: Array(rest))
         case "help":
             return .help
         default:
@@ -40,6 +44,9 @@ public enum Command: Sendable, Equatable {
               Fetch what the tracker stored for a device (default: this host's name), all pages.
               Credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, $CREDENTIALS_DIRECTORY/aws-credentials,
               ~/.aws/credentials (profile), or a Cognito identity pool.
+          gpstrackd check-config [--config PATH] [--KEY VALUE ...]
+              Validate the configuration (file, GPSTRACKD_* variables, flags; later wins) and print
+              the effective settings with their sources, secrets redacted. Exit 78 when invalid.
           gpstrackd --help | --version
 
         Options for watch:

@@ -22,6 +22,15 @@ public enum GPSTrackd {
                 level: options.logLevel,
                 format: options.logFormat ?? Logger.defaultFormat(environment: environment))
             return await WatchCommand(options: options, logger: logger).run()
+        case let .checkConfig(flags):
+            do {
+                let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())
+                _ = FileOutput.write(DaemonSettings.render(loaded) + "\n", to: 1)
+                return .success
+            } catch {
+                StandardError.write("gpstrackd: configuration error: \(error)\n")
+                return .config
+            }
         case let .history(options):
             let logger = Logger(level: .info, format: Logger.defaultFormat(environment: environment))
             return await HistoryCommand(options: options, environment: environment, logger: logger).run()

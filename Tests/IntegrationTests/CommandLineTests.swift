@@ -39,4 +39,14 @@ import Testing
         #expect(result.stderr.contains("see gpstrackd --help"))
         #expect(result.stdout.isEmpty)
     }
+
+    @Test func checkConfigExits78OnABadValueAndPrintsTheEffectiveSettings() async throws {
+        let bad = try await run(["check-config", "--config", "/dev/null", "--batch-size", "11"])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("flag --batch-size: batch-size = '11': must be a whole number from 1 to 10"))
+        let good = try await run(["check-config", "--config", "/dev/null", "--device-id", "truck-7"])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("device-id = truck-7"))
+        #expect(good.stdout.contains("# flag --device-id"))
+    }
 }

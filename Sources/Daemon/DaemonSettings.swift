@@ -1,0 +1,276 @@
+import AWSLocation
+import Glibc
+import GPSDReader
+import Spool
+import TrackingCore
+
+/// The daemon's configuration keys and how they are read: built-in defaults, then the file
+/// (`--config`, default /etc/gpstrackd/gpstrackd.conf, lines `key = value`, `#` comments), then
+/// `GPSTRACKD_KEY` environment variables (upper case, dashes as underscores), then `--key value`
+/// flags. A later source wins. Every mistake names the key, its source and what is allowed.
+public enum DaemonSettings {
+    public static let defaultConfigPath = "/etc/gpstrackd/gpstrackd.conf"
+
+    struct Key: Sendable {
+        let name: String
+        let secret: Bool
+        let apply: @Sendable (String, inout DaemonConfiguration) -> String?
+        let show: @Sendable (DaemonConfiguration) -> String?
+    }
+
+    /// The result of loading: the configuration and where each set key came from.
+    public struct Loaded: Sendable {
+        public var configuration: DaemonConfiguration
+        public var sources: [String: ConfigurationSource]
+        /// The text each set key was given, for keys whose value has no single rendering.
+        public var values: [String: String]
+        public var configPath: String?
+    }
+
+    static func text(_ name: String, secret: Bool = false, _ set: @escaping @Sendable (inout DaemonConfiguration, String) -> Void,
+                     _ show: @escaping @Sendable (DaemonConfiguration) -> String?) -> Key {
+        Key(name: name, secret: secret, apply: { value, c in
+            guard !value.isEmpty else { return "must not be empty" }
+            set(&c, value)
+            return nil
+        }, show: show)
+    }
+
+    static func number(_ name: String, _ range: ClosedRange<Double>, integer: Bool = false,
+                       _ set: @escaping @Sendable (inout DaemonConfiguration, Double) -> Void,
+                       _ show: @escaping @Sendable (DaemonConfiguration) -> String?) -> Key {
+        Key(name: name, secret: false, apply: { value, c in
+            guard let number = Double(value), number.isFinite, range.contains(number), !integer || number == number.rounded() else {
+                let bounds = "\(format(range.lowerBound)) to \(format(range.upperBound))"
+                return integer ? "must be a whole number from \(bounds)" : "must be a number from \(bounds)"
+            }
+            set(&c, number)
+            return nil
+        }, show: show)
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    static let keys: [Key] = [
+        Key(name: "gpsd", secret: false, apply: { value, c in
+            guard let endpoint = GPSDEndpoint(value) else { return "must be HOST:PORT, e.g. 127.0.0.1:2947" }
+            c.gpsd = endpoint
+            return nil
+        }, show: { $0.gpsd.description }),
+        number("no-data-timeout", 1...3600, { $0.noDataTimeout = $1 }, { format($0.noDataTimeout) }),
+        text("device-id", { $0.deviceID = $1 }, { $0.deviceID }),
+        text("state-dir", { $0.stateDirectory = $1 }, { $0.stateDirectory }),
+        Key(name: "sink", secret: false, apply: { value, c in
+            guard let sink = DaemonConfiguration.Sink(rawValue: value) else { return "must be aws-location or file" }
+            c.sink = sink
+            return nil
+        }, show: { $0.sink.rawValue }),
+        text("region", { $0.region = $1 }, { $0.region }),
+        text("tracker", { $0.tracker = $1 }, { $0.tracker }),
+        Key(name: "endpoint", secret: false, apply: { value, c in
+            do throws(ServiceEndpoint.Invalid) {
+                c.endpoint = try ServiceEndpoint(value)
+            } catch {
+                return error.reason
+            }
+            return nil
+        }, show: { $0.endpoint?.description }),
+        text("identity-pool-id", { $0.identityPoolID = $1 }, { $0.identityPoolID }),
+        text("profile", { $0.profile = $1 }, { $0.profile }),
+        text("access-key-id", { $0.accessKeyID = $1 }, { $0.accessKeyID }),
+        text("secret-access-key", secret: true, { $0.secretAccessKey = $1 }, { $0.secretAccessKey }),
+        text("file-path", { $0.filePath = $1 }, { $0.filePath }),
+        number("file-max-bytes", 4096...1e12, integer: true, { $0.fileMaxBytes = Int64($1) }, { String($0.fileMaxBytes) }),
+        number("batch-size", 1...10, integer: true, { $0.batchSize = Int($1) }, { String($0.batchSize) }),
+        number("upload-interval", 0.1...3600, { $0.uploadInterval = $1 }, { format($0.uploadInterval) }),
+        number("max-in-flight", 1...64, integer: true, { $0.maxInFlight = Int($1) }, { String($0.maxInFlight) }),
+        number("max-request-rate", 0.1...50, { $0.maxRequestRate = $1 }, { format($0.maxRequestRate) }),
+        Key(name: "position-properties", secret: false, apply: { value, c in
+            let names = value.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+            var properties: [PositionProperty] = []
+            for name in names {
+                guard let property = PositionProperty(rawValue: String(name)) else {
+                    return "'\(name)' is not one of \(PositionProperty.allCases.map(\.rawValue).joined(separator: ", "))"
+                }
+                properties.append(property)
+            }
+            guard properties.count <= 3 else { return "at most 3 (the tracker's limit)" }
+            c.positionProperties = properties
+            return nil
+        }, show: { $0.positionProperties.map(\.rawValue).joined(separator: ",") }),
+        number("spool-max-rows", 1000...1e9, integer: true, { $0.spoolMaxRows = Int($1) }, { String($0.spoolMaxRows) }),
+        number("spool-max-bytes", 1_048_576...1e13, integer: true, { $0.spoolMaxBytes = Int64($1) }, { $0.spoolMaxBytes.map(String.init) }),
+        Key(name: "log-level", secret: false, apply: { value, c in
+            guard let level = LogLevel(value) else { return "must be one of \(LogLevel.allCases.map(\.description).joined(separator: ", "))" }
+            c.logLevel = level
+            return nil
+        }, show: { $0.logLevel.description }),
+        Key(name: "log-format", secret: false, apply: { value, c in
+            guard let format = LogFormat(rawValue: value) else { return "must be journal, text or json" }
+            c.logFormat = format
+            return nil
+        }, show: { $0.logFormat?.rawValue }),
+        text("metrics-file", { $0.metricsFile = $1 }, { $0.metricsFile }),
+    ] + FilterSettings.keys.map { filterKey in
+        Key(name: filterKey.name, secret: false, apply: { value, c in filterKey.apply(value, &c.filter) }, show: { _ in nil })
+    }
+
+    public static func isSecret(_ key: String) -> Bool { keys.first { $0.name == key }?.secret ?? false }
+
+    static func environmentName(_ key: String) -> String {
+        "GPSTRACKD_" + key.uppercased().replacingDashes
+    }
+
+    /// Loads the configuration from `flags` (the arguments after the command), `environment`
+    /// and the configuration file.
+    public static func load(flags: [String], environment: [String: String], hostname: String) throws(ConfigurationError) -> Loaded {
+        // 1. Flags, kept in order; `--config` chooses the file.
+        var flagValues: [(name: String, value: String)] = []
+        var rest = flags[...]
+        var configPath: (String, ConfigurationSource)?
+        while let argument = rest.popFirst() {
+            guard argument.hasPrefix("--") else {
+                throw ConfigurationError(key: argument, source: .flag(name: argument), value: nil, problem: "unexpected argument; settings are --key value")
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if value == nil { value = rest.popFirst() }
+            guard let value else {
+                throw ConfigurationError(key: name, source: .flag(name: "--\(name)"), value: nil, problem: "needs a value")
+            }
+            if name == "config" {
+                configPath = (value, .flag(name: "--config"))
+                continue
+            }
+            guard keys.contains(where: { $0.name == name }) else {
+                throw ConfigurationError(key: name, source: .flag(name: "--\(name)"), value: value, problem: "unknown setting; see gpstrackd --help")
+            }
+            flagValues.append((name, value))
+        }
+        if configPath == nil, let path = environment["GPSTRACKD_CONFIG"], !path.isEmpty {
+            configPath = (path, .environment(variable: "GPSTRACKD_CONFIG"))
+        }
+        // 2. Built-in defaults.
+        var configuration = DaemonConfiguration(
+            deviceID: hostname, stateDirectory: Spool.Configuration.defaultDirectory(environment: environment))
+        var sources: [String: ConfigurationSource] = [:]
+        var values: [String: String] = [:]
+        func apply(_ name: String, _ value: String, _ source: ConfigurationSource) throws(ConfigurationError) {
+            guard let key = keys.first(where: { $0.name == name }) else {
+                throw ConfigurationError(key: name, source: source, value: value, problem: "unknown setting; see gpstrackd --help")
+            }
+            if let problem = key.apply(value, &configuration) {
+                throw ConfigurationError(key: name, source: source, value: value, problem: problem)
+            }
+            sources[name] = source
+            values[name] = value
+        }
+        // 3. The file.
+        let path = configPath?.0 ?? defaultConfigPath
+        var usedPath: String?
+        if let text = try readFile(path, required: configPath != nil, source: configPath?.1) {
+            usedPath = path
+            for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                var line = String(raw)
+                if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]) }
+                let trimmed = line.trimmingSpaces
+                if trimmed.isEmpty { continue }
+                let source = ConfigurationSource.file(path: path, line: index + 1)
+                guard let equals = trimmed.firstIndex(of: "=") else {
+                    throw ConfigurationError(key: String(trimmed), source: source, value: nil, problem: "expected key = value")
+                }
+                let name = String(trimmed[..<equals]).trimmingSpaces
+                var value = String(String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces)
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                try apply(String(name), value, source)
+            }
+        }
+        // 4. The environment.
+        let names = Dictionary(uniqueKeysWithValues: keys.map { (environmentName($0.name), $0.name) })
+        for variable in environment.keys.sorted() where variable.hasPrefix("GPSTRACKD_") && variable != "GPSTRACKD_CONFIG" {
+            guard let name = names[variable] else {
+                throw ConfigurationError(key: variable, source: .environment(variable: variable), value: environment[variable],
+                                         problem: "unknown setting; variables are GPSTRACKD_ and a key in upper case with underscores")
+            }
+            try apply(name, environment[variable] ?? "", .environment(variable: variable))
+        }
+        // 5. Flags.
+        for (name, value) in flagValues { try apply(name, value, .flag(name: "--\(name)")) }
+        try validate(&configuration, sources: sources, environment: environment)
+        return Loaded(configuration: configuration, sources: sources, values: values, configPath: usedPath)
+    }
+
+    /// Relations between keys, and the embedded default sink.
+    static func validate(_ c: inout DaemonConfiguration, sources: [String: ConfigurationSource], environment: [String: String]) throws(ConfigurationError) {
+        if sources["sink"] == nil, c.tracker != nil { c.sink = .awsLocation }
+        if c.region == nil {
+            c.region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"]
+                ?? c.identityPoolID.flatMap { $0.split(separator: ":").first.map(String.init) }
+        }
+        if c.sink == .awsLocation {
+            guard c.tracker != nil else {
+                throw ConfigurationError(key: "tracker", source: sources["sink"] ?? .builtIn, value: nil,
+                                         problem: "sink aws-location needs the tracker's name (tracker = NAME)")
+            }
+            guard c.region != nil else {
+                throw ConfigurationError(key: "region", source: sources["tracker"] ?? .builtIn, value: nil,
+                                         problem: "the tracker's region is needed (region = eu-west-1, or AWS_REGION)")
+            }
+        }
+        if (c.accessKeyID == nil) != (c.secretAccessKey == nil) {
+            let missing = c.accessKeyID == nil ? "access-key-id" : "secret-access-key"
+            let given = c.accessKeyID == nil ? "secret-access-key" : "access-key-id"
+            throw ConfigurationError(key: missing, source: sources[given] ?? .builtIn, value: nil, problem: "\(given) is set without \(missing)")
+        }
+        if let problem = FilterSettings.validate(c.filter) {
+            let key = problem.hasPrefix("stopped-speed") ? "stopped-speed" : "min-interval"
+            throw ConfigurationError(key: key, source: sources[key] ?? .builtIn, value: nil, problem: problem)
+        }
+    }
+
+    /// The effective configuration, one `key = value  # source` line per key, secrets redacted.
+    public static func render(_ loaded: Loaded) -> String {
+        var lines: [String] = []
+        if let path = loaded.configPath { lines.append("# configuration file: \(path)") }
+        for key in keys {
+            let value = key.show(loaded.configuration) ?? loaded.values[key.name]
+            guard let value else { continue }
+            let shown = key.secret ? "<redacted>" : value
+            let source = loaded.sources[key.name] ?? .builtIn
+            lines.append("\(key.name) = \(shown)".padding(toLength: 48) + "# \(source)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func readFile(_ path: String, required: Bool, source: ConfigurationSource?) throws(ConfigurationError) -> String? {
+        guard let file = fopen(path, "r") else {
+            if !required && errno == ENOENT { return nil }
+            throw ConfigurationError(key: "config", source: source ?? .builtIn, value: path,
+                                     problem: "cannot read the configuration file: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    var replacingDashes: String { String(map { $0 == "-" ? "_" : $0 }) }
+
+    var trimmingSpaces: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
+    }
+}
