@@ -9,16 +9,19 @@ public enum Command: Sendable, Equatable {
     case history(HistoryOptions)
     /// `check-config [--config PATH] [--key value ...]`: validate and print the effective configuration.
     case checkConfig(flags: [String])
+    /// `run` (also with no command): the daemon.
+    case run(flags: [String])
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(CommandLineError) -> Command {
         var rest = arguments[...]
         if rest.contains("--help") || rest.contains("-h") { return .help }
         if rest.contains("--version") { return .version }
-        guard let name = rest.popFirst() else {
-            throw CommandLineError("no command given; the daemon itself comes in a later release, use `gpstrackd watch`")
-        }
+        guard let name = rest.first, !name.hasPrefix("--") else { return .run(flags: Array(rest)) }
+        rest = rest.dropFirst()
         switch name {
+        case "run":
+            return .run(flags: Array(rest))
         case "watch":
             return .watch(try WatchOptions.parse(rest))
         case "history":
@@ -36,6 +39,9 @@ public enum Command: Sendable, Equatable {
         gpstrackd \(versionString) — GPS-to-cloud tracking daemon
 
         Usage:
+          gpstrackd [run] [--config PATH] [--KEY VALUE ...]
+              The daemon: read gpsd, filter, store durably, upload to the tracker (or, without a
+              tracker, write JSON lines under the state directory).
           gpstrackd watch [--gpsd HOST:PORT] [options]
               Connect to gpsd and print each position as one JSON object per line on stdout
               (diagnostics on stderr). The operator's "is my GPS working?" tool.

@@ -10,6 +10,8 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// EX_SOFTWARE: an internal error.
     case software = 70
+    /// EX_CANTCREAT: the state directory or a file in it cannot be created.
+    case cannotCreate = 73
     /// EX_IOERR: an input/output error.
     case ioError = 74
     /// EX_CONFIG: the configuration is invalid.

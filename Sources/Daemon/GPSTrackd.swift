@@ -22,6 +22,14 @@ public enum GPSTrackd {
                 level: options.logLevel,
                 format: options.logFormat ?? Logger.defaultFormat(environment: environment))
             return await WatchCommand(options: options, logger: logger).run()
+        case let .run(flags):
+            do {
+                let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())
+                return await DaemonCommand(loaded: loaded, environment: environment).run()
+            } catch {
+                StandardError.write("gpstrackd: configuration error: \(error)\n")
+                return .config
+            }
         case let .checkConfig(flags):
             do {
                 let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())

@@ -1,0 +1,108 @@
+import AWSLocation
+import Foundation
+import Glibc
+import Testing
+import TrackingCore
+
+/// gpsfake drive → `gpstrackd run` → the project's emulator, and the file sink on a fresh state directory.
+@Suite struct DaemonEndToEndTests {
+    /// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+    final class NotifySocket: @unchecked Sendable {
+        let path: String
+        let fd: Int32
+        init(directory: URL) {
+            path = directory.appendingPathComponent("notify.sock").path
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, b) in path.utf8.enumerated() { raw[i] = b }
+            }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
+        private var received: [String] = []
+        /// Every message received so far (reading drains the socket, as systemd does).
+        func messages() -> [String] {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if n <= 0 { return received }
+                received.append(String(decoding: buffer[0..<n], as: UTF8.self))
+            }
+        }
+        deinit { close(fd) }
+    }
+
+    @Test func keptPositionsArriveAtTheTrackerAcrossARestart() async throws {
+        let directory = TestPaths.temporaryDirectory("e2e")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        let gpsd = try await GPSFake.start(log: TestPaths.fixture("drive-seed7.nmea"), cycle: 0.002, directory: directory)
+        defer { gpsd.kill() }
+        let notify = NotifySocket(directory: directory)
+        let state = directory.appendingPathComponent("state").path
+        let settings = ["--config", "/dev/null", "--gpsd", gpsd.endpoint, "--state-dir", state, "--tracker", "fleet",
+                        "--region", "eu-west-1", "--endpoint", emulator.endpoint.description, "--upload-interval", "1",
+                        "--device-id", "truck-1", "--log-format", "text"]
+        let environment = ["AWS_ACCESS_KEY_ID=\(TrackerEmulator.accessKey)", "AWS_SECRET_ACCESS_KEY=\(TrackerEmulator.secretKey)",
+                           "NOTIFY_SOCKET=\(notify.path)", "WATCHDOG_USEC=2000000", "PATH=/usr/bin:/bin", "HOME=\(directory.path)"]
+        let first = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "run"] + settings, directory: directory, name: "daemon-1")
+        defer { first.terminate() }
+        #expect(await ChildProcess.waitUntil(timeout: 60) { _ = notify.messages(); return first.stderr.contains("receiver gone") }, "\(first.stderr)")
+        // Stop while positions may still be queued; the second run must deliver the rest.
+        first.send(SIGTERM)
+        #expect(await first.waitForExit(timeout: 20))
+        #expect(first.terminationStatus == 0, "\(first.stderr)")
+        let messages = notify.messages().joined(separator: "\n")
+        #expect(messages.contains("READY=1"))
+        #expect(messages.contains("STOPPING=1"))
+        #expect(messages.contains("WATCHDOG=1"))
+        #expect(messages.contains("STATUS="))
+        let keptLine = first.stderr.split(separator: "\n").first { $0.contains("gpstrackd stopped") } ?? ""
+        #expect(keptLine.contains("kept="), "\(first.stderr)")
+
+        let second = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "run"] + settings + ["--gpsd", "127.0.0.1:\(FreePort.next())"],
+                                      directory: directory, name: "daemon-2")
+        defer { second.terminate() }
+        let drained = await ChildProcess.waitUntil(timeout: 30) {
+            (try? String(contentsOfFile: directory.appendingPathComponent("daemon-2.stderr").path, encoding: .utf8))?.contains("started") == true
+        }
+        #expect(drained)
+        try await Task.sleep(for: .seconds(3))
+        second.send(SIGTERM)
+        #expect(await second.waitForExit(timeout: 20))
+        #expect(second.terminationStatus == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("queued=0"), "\(second.stderr)")
+
+        let arrived = try await emulator.positions()
+        let times = arrived.compactMap { $0["SampleTime"] as? String }
+        let kept = Int(keptLine.split(separator: " ").first { $0.hasPrefix("kept=") }?.dropFirst(5) ?? "") ?? -1
+        print("end to end: \(times.count) positions arrived, \(kept) kept")
+        #expect(times.count >= 20)
+        #expect(times.count == kept, "exactly the kept positions arrive")
+        #expect(times == times.sorted() && Set(times).count == times.count)
+        #expect(arrived.allSatisfy { $0["DeviceId"] as? String == "truck-1" })
+    }
+
+    @Test func theFileSinkWritesKeptPositionsOnAFreshStateDirectory() async throws {
+        let directory = TestPaths.temporaryDirectory("file-sink")
+        let gpsd = try await GPSFake.start(log: TestPaths.fixture("drive-seed7.nmea"), cycle: 0.002, directory: directory)
+        defer { gpsd.kill() }
+        let state = directory.appendingPathComponent("fresh/state").path
+        let daemon = try ChildProcess(TestPaths.gpstrackd, ["--config", "/dev/null", "--gpsd", gpsd.endpoint, "--state-dir", state],
+                                      directory: directory, name: "daemon")
+        defer { daemon.terminate() }
+        #expect(await ChildProcess.waitUntil(timeout: 60) { daemon.stderr.contains("receiver gone") }, "\(daemon.stderr)")
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20))
+        #expect(daemon.terminationStatus == 0, "\(daemon.stderr)")
+        let lines = try String(contentsOfFile: state + "/positions.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count >= 20)
+        let parsed = try lines.map(WatchLine.init)
+        #expect(parsed.first?.kept == "first")
+        #expect(parsed.allSatisfy { $0.kept != nil })
+        #expect(parsed.map(\.time) == parsed.map(\.time).sorted())
+    }
+}
