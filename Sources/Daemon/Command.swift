@@ -9,6 +9,8 @@ public enum Command: Sendable, Equatable {
     case history(HistoryOptions)
     /// `check-config [--config PATH] [--key value ...]`: validate and print the effective configuration.
     case checkConfig(flags: [String])
+    /// `status [--json]`: the running daemon's state, or the spool's when it is not running.
+    case status(flags: [String])
     /// `run` (also with no command): the daemon.
     case run(flags: [String])
 
@@ -26,6 +28,8 @@ public enum Command: Sendable, Equatable {
             return .watch(try WatchOptions.parse(rest))
         case "history":
             return .history(try HistoryOptions.parse(rest))
+        case "status":
+            return .status(flags: Array(rest))
         case "check-config":
             return .checkConfig(flags: Array(rest))
         case "help":
@@ -50,6 +54,8 @@ public enum Command: Sendable, Equatable {
               Fetch what the tracker stored for a device (default: this host's name), all pages.
               Credentials: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, $CREDENTIALS_DIRECTORY/aws-credentials,
               ~/.aws/credentials (profile), or a Cognito identity pool.
+          gpstrackd status [--json] [--config PATH] [--state-dir DIR]
+              What the daemon with this configuration is doing (exit 69 when it is not running).
           gpstrackd check-config [--config PATH] [--KEY VALUE ...]
               Validate the configuration (file, GPSTRACKD_* variables, flags; later wins) and print
               the effective settings with their sources, secrets redacted. Exit 78 when invalid.

@@ -67,6 +67,8 @@ public struct DaemonCommand: Sendable {
         }
 
         let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000))))
+        var sourceDescription: String?
+        if case .awsLocation = c.sink, let uploader { sourceDescription = "tracker \(uploader.configuration.tracker)" }
         let signals = SignalSource([SIGINT, SIGTERM]) { number in
             logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
             reader.stop()
@@ -82,6 +84,36 @@ public struct DaemonCommand: Sendable {
             }
         }
         let counters = PipelineCounters()
+        let live = LiveState(endpoint: c.gpsd.description)
+        let credentialSource = c.sink == .awsLocation ? sourceDescription : nil
+        let publish: @Sendable () async -> DaemonStatus = { [uploader] in
+            let stats = try? await spool.statistics()
+            let upload = uploader?.statistics
+            let snapshot = live.snapshot
+            return DaemonStatus(
+                pid: getpid(), updated: SystemClock.now().iso8601,
+                gpsd: .init(connected: snapshot.connected, endpoint: c.gpsd.description),
+                lastFix: snapshot.lastFix.map { .init(time: $0.time.iso8601, mode: $0.mode.description, latitude: $0.latitude, longitude: $0.longitude) },
+                filter: .init(in: snapshot.filter.fixesIn, kept: snapshot.filter.keptTotal,
+                              rejected: Dictionary(uniqueKeysWithValues: snapshot.filter.rejected.map { ($0.key.rawValue, $0.value) })),
+                spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
+                             evictions: stats?.evictions ?? 0),
+                upload: .init(sink: c.sink.rawValue, uploaded: upload?.uploaded ?? 0, lastSuccess: upload?.lastSuccess?.iso8601,
+                              lastError: upload?.lastError),
+                credentials: .init(source: credentialSource, expires: nil))
+        }
+        let statusPath = c.stateDirectory + "/status.json"
+        let writeStatus: @Sendable () async -> Void = {
+            let status = await publish()
+            _ = AtomicFile.write(status.json() + "\n", to: statusPath)
+            if let metrics = c.metricsFile { _ = AtomicFile.write(status.metrics, to: metrics) }
+        }
+        let usr1 = SignalSource([SIGUSR1]) { _ in
+            Task {
+                let status = await publish()
+                logger.notice("status: " + status.summary.split(separator: "\n").joined(separator: "; "))
+            }
+        }
         let housekeeping = Task { [uploader] in
             var lastSummary = ContinuousClock.now
             while !stopping.isSet {
@@ -92,6 +124,7 @@ public struct DaemonCommand: Sendable {
                 let uploaded = uploader?.statistics.uploaded ?? 0
                 let status = "\(fixes) fixes, \(kept) kept, \(uploaded) uploaded, \(stats?.queued ?? 0) queued"
                 notifier.notify("WATCHDOG=1\nSTATUS=\(status)")
+                await writeStatus()
                 if ContinuousClock.now - lastSummary >= .seconds(300) {
                     logger.info("summary: \(status)")
                     lastSummary = .now
@@ -107,11 +140,14 @@ public struct DaemonCommand: Sendable {
         var chain = FilterChain(configuration: c.filter)
         var episodes = RejectionEpisodes()
         var failed = false
+        await writeStatus()
         for await event in reader.events {
             guard case let .location(location) = event else {
+                live.record(event)
                 ReaderEventLog.log(event, to: logger)
                 continue
             }
+            live.record(event)
             let clock = SystemClockStatus.read()
             let decision = chain.process(location, clock: clock)
             if let (level, message) = episodes.record(decision.rejection, location, configuration: chain.configuration, clock: clock) {
@@ -119,6 +155,7 @@ public struct DaemonCommand: Sendable {
             }
             for kept in decision.kept where !(await store(kept, spool: spool, logger: logger)) { failed = true }
             counters.add(fixes: 1, kept: decision.kept.count)
+            live.update(filter: chain.counters)
             if !decision.kept.isEmpty { uploader?.notifyAppended() }
         }
         notifier.notify("STOPPING=1")
@@ -128,7 +165,10 @@ public struct DaemonCommand: Sendable {
         await uploadTask.value
         if let fileSink { _ = try? await fileSink.drain() }
         housekeeping.cancel()
+        live.record(.disconnected(.connectionLost(endpoint: c.gpsd, reason: "stopped")))
+        await writeStatus()
         withExtendedLifetime(signals) {}
+        withExtendedLifetime(usr1) {}
         let queued = (try? await spool.statistics().queued) ?? -1
         logger.info("gpstrackd stopped", ["filter": chain.counters.summary, "queued": String(queued)])
         return failed ? .ioError : .success
@@ -161,5 +201,34 @@ final class PipelineCounters: Sendable {
             $0.fixes += fixes
             $0.kept += kept
         }
+    }
+}
+
+/// The reader's side of the status: connection and last fix, and the filter's counters.
+final class LiveState: Sendable {
+    struct Snapshot {
+        var connected = false
+        var lastFix: Location?
+        var filter = FilterChain.Counters()
+    }
+
+    private let value = Mutex(Snapshot())
+    init(endpoint: String) {}
+
+    var snapshot: Snapshot { value.withLock { $0 } }
+
+    func record(_ event: ReaderEvent) {
+        value.withLock { s in
+            switch event {
+            case .connected, .dataResumed: s.connected = true
+            case .disconnected, .unreachable: s.connected = false
+            case let .location(location): s.lastFix = location
+            default: break
+            }
+        }
+    }
+
+    func update(filter: FilterChain.Counters) {
+        value.withLock { $0.filter = filter }
     }
 }

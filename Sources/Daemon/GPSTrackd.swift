@@ -30,6 +30,8 @@ public enum GPSTrackd {
                 StandardError.write("gpstrackd: configuration error: \(error)\n")
                 return .config
             }
+        case let .status(flags):
+            return await StatusCommand(flags: flags, environment: environment).run()
         case let .checkConfig(flags):
             do {
                 let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())

@@ -91,13 +91,36 @@ import TrackingCore
         let gpsd = try await GPSFake.start(log: TestPaths.fixture("drive-seed7.nmea"), cycle: 0.002, directory: directory)
         defer { gpsd.kill() }
         let state = directory.appendingPathComponent("fresh/state").path
-        let daemon = try ChildProcess(TestPaths.gpstrackd, ["--config", "/dev/null", "--gpsd", gpsd.endpoint, "--state-dir", state],
+        let metrics = directory.appendingPathComponent("gpstrackd.prom").path
+        let daemon = try ChildProcess(TestPaths.gpstrackd, ["--config", "/dev/null", "--gpsd", gpsd.endpoint, "--state-dir", state,
+                                                            "--metrics-file", metrics],
                                       directory: directory, name: "daemon")
         defer { daemon.terminate() }
         #expect(await ChildProcess.waitUntil(timeout: 60) { daemon.stderr.contains("receiver gone") }, "\(daemon.stderr)")
+        // Status while it runs, found through the same state directory; metrics; SIGUSR1.
+        try await Task.sleep(for: .seconds(6))
+        let status = try ChildProcess(TestPaths.gpstrackd, ["status", "--json", "--config", "/dev/null", "--state-dir", state],
+                                      directory: directory, name: "status")
+        #expect(await status.waitForExit(timeout: 20))
+        #expect(status.terminationStatus == 0, "\(status.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status.stdout)")
+        let filter = try #require(object["filter"] as? [String: Any])
+        #expect(((filter["in"] as? NSNumber)?.intValue ?? 0) > 100)
+        #expect((object["lastFix"] as? [String: Any])?["time"] as? String != nil)
+        #expect(object["spool"] != nil && object["upload"] != nil && object["gpsd"] != nil && object["credentials"] != nil)
+        let prometheus = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(prometheus.contains("# TYPE gpstrackd_fixes_total counter"))
+        #expect(prometheus.contains("gpstrackd_kept_total "))
+        daemon.send(SIGUSR1)
+        #expect(await ChildProcess.waitUntil(timeout: 10) { daemon.stderr.contains("status: gpsd:") }, "\(daemon.stderr)")
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20))
         #expect(daemon.terminationStatus == 0, "\(daemon.stderr)")
+        let stopped = try ChildProcess(TestPaths.gpstrackd, ["status", "--config", "/dev/null", "--state-dir", state],
+                                       directory: directory, name: "status-stopped")
+        #expect(await stopped.waitForExit(timeout: 20))
+        #expect(stopped.terminationStatus == 69)
+        #expect(stopped.stdout.hasPrefix("gpstrackd is not running"))
         let lines = try String(contentsOfFile: state + "/positions.jsonl", encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count >= 20)
         let parsed = try lines.map(WatchLine.init)

@@ -1,0 +1,32 @@
+import Glibc
+
+/// Writes a file so that readers see the old or the new content, never a half-written one:
+/// a temporary file in the same directory, then rename(2).
+enum AtomicFile {
+    static func write(_ text: String, to path: String) -> Bool {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        let written = FileOutput.write(text, to: fd)
+        close(fd)
+        guard written else {
+            unlink(temporary)
+            return false
+        }
+        return rename(temporary, path) == 0
+    }
+
+    /// The whole file, or `nil` when it cannot be read.
+    static func read(_ path: String) throws -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,106 @@
+import FoundationEssentials
+import TrackingCore
+
+/// What the running daemon publishes in `<state-dir>/status.json` for `gpstrackd status`, and
+/// as Prometheus text in `metrics-file`.
+public struct DaemonStatus: Codable, Sendable, Equatable {
+    public struct GPSD: Codable, Sendable, Equatable {
+        public var connected: Bool
+        public var endpoint: String
+    }
+
+    public struct Fix: Codable, Sendable, Equatable {
+        public var time: String
+        public var mode: String
+        public var latitude: Double
+        public var longitude: Double
+    }
+
+    public struct Filter: Codable, Sendable, Equatable {
+        public var `in`: Int
+        public var kept: Int
+        public var rejected: [String: Int]
+    }
+
+    public struct SpoolState: Codable, Sendable, Equatable {
+        public var queued: Int
+        public var oldest: String?
+        public var deadLetters: Int
+        public var evictions: Int64
+    }
+
+    public struct Upload: Codable, Sendable, Equatable {
+        public var sink: String
+        public var uploaded: Int
+        public var lastSuccess: String?
+        public var lastError: String?
+    }
+
+    public struct CredentialsState: Codable, Sendable, Equatable {
+        public var source: String?
+        public var expires: String?
+    }
+
+    public var pid: Int32
+    public var updated: String
+    public var gpsd: GPSD
+    public var lastFix: Fix?
+    public var filter: Filter
+    public var spool: SpoolState
+    public var upload: Upload
+    public var credentials: CredentialsState
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    public static func decode(_ text: String) -> DaemonStatus? {
+        try? JSONDecoder().decode(DaemonStatus.self, from: Data(text.utf8))
+    }
+
+    /// The human summary of `gpstrackd status`.
+    public var summary: String {
+        var lines: [String] = []
+        lines.append("gpsd: " + (gpsd.connected ? "connected (\(gpsd.endpoint))" : "not connected (\(gpsd.endpoint))"))
+        if let fix = lastFix {
+            lines.append("last fix: \(fix.mode) at \(fix.time), \(fix.latitude), \(fix.longitude)")
+        } else {
+            lines.append("last fix: none yet")
+        }
+        let rejected = filter.rejected.keys.sorted().map { "\($0)=\(filter.rejected[$0]!)" }.joined(separator: " ")
+        lines.append("filter: \(filter.in) fixes in, \(filter.kept) kept, rejected: \(rejected.isEmpty ? "none" : rejected)")
+        lines.append("spool: \(spool.queued) queued" + (spool.oldest.map { ", oldest \($0)" } ?? "")
+            + ", \(spool.deadLetters) dead letters, \(spool.evictions) evicted")
+        lines.append("upload (\(upload.sink)): \(upload.uploaded) uploaded, last success \(upload.lastSuccess ?? "never")"
+            + (upload.lastError.map { ", last error: \($0)" } ?? ""))
+        if let source = credentials.source {
+            lines.append("credentials: \(source)" + (credentials.expires.map { ", expire \($0)" } ?? ""))
+        }
+        lines.append("updated \(updated) by pid \(pid)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Prometheus text format (node_exporter textfile collector).
+    public var metrics: String {
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, Double)]) {
+            out += "# HELP gpstrackd_\(name) \(help)\n# TYPE gpstrackd_\(name) \(type)\n"
+            for (labels, value) in samples { out += "gpstrackd_\(name)\(labels) \(value)\n" }
+        }
+        metric("gpsd_connected", "gauge", "1 when connected to gpsd.", [("", gpsd.connected ? 1 : 0)])
+        metric("fixes_total", "counter", "Fixes read from gpsd.", [("", Double(filter.in))])
+        metric("kept_total", "counter", "Fixes kept by the filter.", [("", Double(filter.kept))])
+        metric("rejected_total", "counter", "Fixes rejected by the quality gate.",
+               filter.rejected.keys.sorted().map { ("{reason=\"\($0)\"}", Double(filter.rejected[$0]!)) })
+        metric("uploaded_total", "counter", "Positions accepted by the tracker.", [("", Double(upload.uploaded))])
+        metric("spool_queued", "gauge", "Positions waiting for upload.", [("", Double(spool.queued))])
+        metric("spool_dead_letters", "gauge", "Positions the tracker refused for good.", [("", Double(spool.deadLetters))])
+        metric("spool_evictions_total", "counter", "Positions dropped to stay within the spool's caps.", [("", Double(spool.evictions))])
+        if let fix = lastFix, let time = FixTime(iso8601: fix.time) {
+            metric("last_fix_timestamp_seconds", "gauge", "Receiver time of the last fix.", [("", time.secondsSince1970)])
+        }
+        return out
+    }
+}
