@@ -11,10 +11,13 @@ import Uploader
 public struct DaemonCommand: Sendable {
     public var loaded: DaemonSettings.Loaded
     public var environment: [String: String]
+    /// The command-line settings, read again on SIGHUP together with the file and environment.
+    public var flags: [String]
 
-    public init(loaded: DaemonSettings.Loaded, environment: [String: String]) {
+    public init(loaded: DaemonSettings.Loaded, environment: [String: String], flags: [String] = []) {
         self.loaded = loaded
         self.environment = environment
+        self.flags = flags
     }
 
     public func run() async -> ExitCode {
@@ -108,6 +111,39 @@ public struct DaemonCommand: Sendable {
             _ = AtomicFile.write(status.json() + "\n", to: statusPath)
             if let metrics = c.metricsFile { _ = AtomicFile.write(status.metrics, to: metrics) }
         }
+        let pendingFilter = PendingFilter()
+        let reloadFlags = flags
+        let reloadEnvironment = environment
+        let hup = SignalSource([SIGHUP]) { [uploader] _ in
+            do {
+                let next = try DaemonSettings.load(flags: reloadFlags, environment: reloadEnvironment, hostname: HistoryCommand.hostname())
+                let n = next.configuration
+                var fixed: [String] = []
+                if n.gpsd != c.gpsd { fixed.append("gpsd") }
+                if n.stateDirectory != c.stateDirectory { fixed.append("state-dir") }
+                if n.sink != c.sink || n.tracker != c.tracker || n.region != c.region || n.endpoint != c.endpoint { fixed.append("sink/tracker/region/endpoint") }
+                if n.deviceID != c.deviceID { fixed.append("device-id") }
+                if n.accessKeyID != c.accessKeyID || n.secretAccessKey != c.secretAccessKey || n.profile != c.profile
+                    || n.identityPoolID != c.identityPoolID { fixed.append("credentials") }
+                logger.level = n.logLevel
+                pendingFilter.set(n.filter)
+                if let uploader {
+                    var settings = uploader.configuration
+                    settings.batchSize = n.batchSize
+                    settings.uploadInterval = n.uploadInterval
+                    settings.maxInFlight = n.maxInFlight
+                    settings.maxRequestRate = n.maxRequestRate
+                    settings.properties = n.positionProperties
+                    uploader.update(settings)
+                }
+                logger.info("configuration reloaded (filters, log level, upload settings)")
+                if !fixed.isEmpty {
+                    logger.warning("changed settings that need a restart were not applied: \(fixed.joined(separator: ", ")); restart gpstrackd for them")
+                }
+            } catch {
+                logger.error("configuration reload rejected: \(error); keeping the running configuration")
+            }
+        }
         let usr1 = SignalSource([SIGUSR1]) { _ in
             Task {
                 let status = await publish()
@@ -148,6 +184,7 @@ public struct DaemonCommand: Sendable {
                 continue
             }
             live.record(event)
+            if let filter = pendingFilter.take() { chain.configuration = filter }
             let clock = SystemClockStatus.read()
             let decision = chain.process(location, clock: clock)
             if let (level, message) = episodes.record(decision.rejection, location, configuration: chain.configuration, clock: clock) {
@@ -169,6 +206,7 @@ public struct DaemonCommand: Sendable {
         await writeStatus()
         withExtendedLifetime(signals) {}
         withExtendedLifetime(usr1) {}
+        withExtendedLifetime(hup) {}
         let queued = (try? await spool.statistics().queued) ?? -1
         logger.info("gpstrackd stopped", ["filter": chain.counters.summary, "queued": String(queued)])
         return failed ? .ioError : .success
@@ -231,4 +269,11 @@ final class LiveState: Sendable {
     func update(filter: FilterChain.Counters) {
         value.withLock { $0.filter = filter }
     }
+}
+
+/// A filter configuration waiting to be applied by the pipeline (after SIGHUP).
+final class PendingFilter: Sendable {
+    private let value = Mutex<FilterConfiguration?>(nil)
+    func set(_ configuration: FilterConfiguration) { value.withLock { $0 = configuration } }
+    func take() -> FilterConfiguration? { value.withLock { v in defer { v = nil }; return v } }
 }

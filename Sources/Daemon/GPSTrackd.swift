@@ -25,7 +25,7 @@ public enum GPSTrackd {
         case let .run(flags):
             do {
                 let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())
-                return await DaemonCommand(loaded: loaded, environment: environment).run()
+                return await DaemonCommand(loaded: loaded, environment: environment, flags: flags).run()
             } catch {
                 StandardError.write("gpstrackd: configuration error: \(error)\n")
                 return .config

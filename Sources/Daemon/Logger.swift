@@ -9,7 +9,13 @@ public struct Logger: Sendable {
     /// Where finished lines go.
     public typealias Sink = @Sendable (String) -> Void
 
-    public var level: LogLevel
+    /// Shared by every copy of this logger, so a reload changes the level everywhere at once.
+    private let threshold: Threshold
+
+    public var level: LogLevel {
+        get { threshold.level }
+        nonmutating set { threshold.level = newValue }
+    }
     public var format: LogFormat
     private let sink: Sink
     private let now: @Sendable () -> FixTime
@@ -20,7 +26,7 @@ public struct Logger: Sendable {
         now: @escaping @Sendable () -> FixTime = SystemClock.now,
         sink: @escaping Sink = StandardError.write
     ) {
-        self.level = level
+        self.threshold = Threshold(level)
         self.format = format
         self.now = now
         self.sink = sink
@@ -88,5 +94,15 @@ public struct Logger: Sendable {
         var out = ""
         LocationJSON.appendQuoted(value, to: &out)
         return out
+    }
+}
+
+/// A log level that can change while copies of the logger are in use.
+final class Threshold: Sendable {
+    private let raw: Atomic<Int>
+    init(_ level: LogLevel) { raw = Atomic(level.rawValue) }
+    var level: LogLevel {
+        get { LogLevel(rawValue: raw.load(ordering: .relaxed)) ?? .info }
+        set { raw.store(newValue.rawValue, ordering: .relaxed) }
     }
 }

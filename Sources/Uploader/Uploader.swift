@@ -70,7 +70,9 @@ public final class Uploader: Sendable {
     /// network jitter, and the service counts arrivals.
     public static let rateHeadroom = 0.95
 
-    public let configuration: Configuration
+    /// The current settings; `update(_:)` changes them while running.
+    public var configuration: Configuration { settings.withLock { $0 } }
+    private let settings: Mutex<Configuration>
     private let spool: Spool
     private let client: TrackerClient
     private let events: @Sendable (UploaderEvent) -> Void
@@ -88,7 +90,7 @@ public final class Uploader: Sendable {
         wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.configuration = configuration
+        self.settings = Mutex(configuration)
         self.spool = spool
         self.client = client
         self.events = events
@@ -98,6 +100,14 @@ public final class Uploader: Sendable {
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Applies new batch, interval, concurrency and rate settings (a configuration reload);
+    /// queued positions and counters are kept.
+    public func update(_ configuration: Configuration) {
+        settings.withLock { $0 = configuration }
+        bucket.withLock { $0 = TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1) }
+        wakeup.signal()
+    }
 
     /// New positions are in the spool: look sooner.
     public func notifyAppended() { wakeup.signal() }
@@ -114,6 +124,7 @@ public final class Uploader: Sendable {
     public func run() async {
         var progress = ProgressTracker(interval: configuration.progressInterval, threshold: configuration.backlogThreshold)
         while !isStopping {
+            let configuration = self.configuration
             let now = clock.now
             await reportProgress(&progress, at: now)
             if let until = state.withLock({ $0.pausedUntil }), now < until {
