@@ -69,6 +69,7 @@ public struct DaemonCommand: Sendable {
             fileSink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool)
         }
 
+        let repeated = RepeatedWarnings()
         let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000))))
         var sourceDescription: String?
         if case .awsLocation = c.sink, let uploader { sourceDescription = "tracker \(uploader.configuration.tracker)" }
@@ -81,7 +82,7 @@ public struct DaemonCommand: Sendable {
             if let uploader { await uploader.run() }
             if let fileSink {
                 while !stopping.isSet {
-                    do { try await fileSink.drain() } catch { logger.error("file sink: \(error)") }
+                    do { try await fileSink.drain() } catch { repeated.log("file-sink", "file sink: \(error)", level: .error, to: logger) }
                     try? await Task.sleep(for: .seconds(1))
                 }
             }
@@ -157,12 +158,25 @@ public struct DaemonCommand: Sendable {
                 if stopping.isSet { break }
                 let stats = try? await spool.statistics()
                 let (fixes, kept) = counters.snapshot
-                let uploaded = uploader?.statistics.uploaded ?? 0
-                let status = "\(fixes) fixes, \(kept) kept, \(uploaded) uploaded, \(stats?.queued ?? 0) queued"
-                notifier.notify("WATCHDOG=1\nSTATUS=\(status)")
+                let upload = uploader?.statistics
+                let snapshot = live.snapshot
+                let now = SystemClock.now()
+                let fix = snapshot.connected ? (snapshot.lastFix.map { "\($0.mode.description.uppercased()) fix" } ?? "no fix") : "gpsd not connected"
+                var status = "\(fix), \(stats?.queued ?? 0) queued"
+                if uploader != nil {
+                    status += ", last upload " + (upload?.lastSuccess.map { "\(Int(max(0, $0.seconds(to: now)))) s ago" } ?? "never")
+                }
+                // WATCHDOG=1 only while the reader and upload loops are alive.
+                let readerAlive = reader.sinceLastLoop < .seconds(15)
+                let uploaderAlive = uploader.map { $0.sinceLastLoop < .seconds(60) } ?? true
+                notifier.notify((readerAlive && uploaderAlive ? "WATCHDOG=1\n" : "") + "STATUS=\(status)")
+                if !readerAlive || !uploaderAlive {
+                    repeated.log("watchdog", "a loop stopped going round (reader \(readerAlive ? "alive" : "stuck"), uploader \(uploaderAlive ? "alive" : "stuck")); withholding the watchdog ping", level: .error, to: logger)
+                }
+                _ = (fixes, kept)
                 await writeStatus()
                 if ContinuousClock.now - lastSummary >= .seconds(300) {
-                    logger.info("summary: \(status)")
+                    logger.info("summary: \(fixes) fixes in, \(kept) kept, \(upload?.uploaded ?? 0) uploaded, \(stats?.queued ?? 0) queued")
                     lastSummary = .now
                 }
             }
@@ -190,13 +204,13 @@ public struct DaemonCommand: Sendable {
             if let (level, message) = episodes.record(decision.rejection, location, configuration: chain.configuration, clock: clock) {
                 logger.log(level, message)
             }
-            for kept in decision.kept where !(await store(kept, spool: spool, logger: logger)) { failed = true }
+            for kept in decision.kept where !(await store(kept, spool: spool, logger: logger, repeated: repeated)) { failed = true }
             counters.add(fixes: 1, kept: decision.kept.count)
             live.update(filter: chain.counters)
             if !decision.kept.isEmpty { uploader?.notifyAppended() }
         }
         notifier.notify("STOPPING=1")
-        if let last = chain.finish(), !(await store(last, spool: spool, logger: logger)) { failed = true }
+        if let last = chain.finish(), !(await store(last, spool: spool, logger: logger, repeated: repeated)) { failed = true }
         stopping.set()
         uploader?.stop()
         await uploadTask.value
@@ -212,12 +226,12 @@ public struct DaemonCommand: Sendable {
         return failed ? .ioError : .success
     }
 
-    private func store(_ kept: KeptLocation, spool: Spool, logger: Logger) async -> Bool {
+    private func store(_ kept: KeptLocation, spool: Spool, logger: Logger, repeated: RepeatedWarnings) async -> Bool {
         do {
             try await spool.append(kept.location, kept: kept.trigger)
             return true
         } catch {
-            logger.error("could not store a position: \(error)")
+            repeated.log("store", "could not store a position: \(error)", level: .error, to: logger)
             return false
         }
     }

@@ -69,11 +69,24 @@ public final class GPSDReader: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let counters = Mutex(ReaderStatistics())
+    private let tick = Atomic<Int64>(0)
+    private let created = ContinuousClock.now
 
     public init(configuration: Configuration) {
         self.configuration = configuration
         (events, continuation) = AsyncStream.makeStream(
             of: ReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, configuration.bufferSize)))
+    }
+
+    /// How long ago the reader thread last went round its loop (for the service watchdog).
+    public var sinceLastLoop: Duration {
+        let last = Duration.nanoseconds(tick.load(ordering: .relaxed))
+        return (ContinuousClock.now - created) - last
+    }
+
+    private func markLoop() {
+        let elapsed = ContinuousClock.now - created
+        tick.store(elapsed.nanoseconds, ordering: .relaxed)
     }
 
     /// A snapshot of the counters.
@@ -162,6 +175,7 @@ public final class GPSDReader: Sendable {
         let waitMicroseconds = Int32(max(1, configuration.pollInterval.microseconds))
         while true {
             if isStopping { return .stopped }
+            markLoop()
             let now = clock.now
             if let location = assembler.flushIfQuiet(at: now) {
                 deliver(location, fixState: &fixState)
@@ -258,7 +272,16 @@ public final class GPSDReader: Sendable {
     /// Sleeps for `duration` unless `stop()` wakes it.
     private func pause(_ duration: Duration) {
         guard !isStopping else { return }
-        let nanos = UInt64(max(0, duration.nanoseconds))
+        markLoop()
+        // Sleep in slices of at most a second so the loop keeps showing it is alive.
+        var remaining = duration
+        while remaining > .seconds(1), !isStopping {
+            _ = wakeUp.wait(timeout: .now() + .seconds(1))
+            if isStopping { wakeUp.signal(); return }
+            markLoop()
+            remaining -= .seconds(1)
+        }
+        let nanos = UInt64(max(0, remaining.nanoseconds))
         _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(min(nanos, UInt64(Int.max)))))
         if isStopping { wakeUp.signal() }
     }

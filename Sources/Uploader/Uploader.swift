@@ -83,6 +83,10 @@ public final class Uploader: Sendable {
     private let bucket: Mutex<TokenBucket>
     private let stopping = Atomic<Bool>(false)
     private let wakeup = Wakeup()
+    private let loopTick = Mutex(ContinuousClock.now)
+
+    /// How long ago the upload loop last went round (for the service watchdog).
+    public var sinceLastLoop: Duration { clock.now - loopTick.withLock { $0 } }
 
     public init(
         configuration: Configuration, spool: Spool, client: TrackerClient,
@@ -126,9 +130,10 @@ public final class Uploader: Sendable {
         while !isStopping {
             let configuration = self.configuration
             let now = clock.now
+            loopTick.withLock { $0 = now }
             await reportProgress(&progress, at: now)
             if let until = state.withLock({ $0.pausedUntil }), now < until {
-                await wakeup.wait(upTo: until - now)
+                await wakeup.wait(upTo: min(until - now, .seconds(10)))
                 continue
             }
             if state.withLock({ $0.active }) >= configuration.maxInFlight {

@@ -59,7 +59,7 @@ import TrackingCore
         #expect(messages.contains("READY=1"))
         #expect(messages.contains("STOPPING=1"))
         #expect(messages.contains("WATCHDOG=1"))
-        #expect(messages.contains("STATUS="))
+        #expect(messages.contains("STATUS=3D fix, ") && messages.contains(" queued, last upload "), "\(messages)")
         let keptLine = first.stderr.split(separator: "\n").first { $0.contains("gpstrackd stopped") } ?? ""
         #expect(keptLine.contains("kept="), "\(first.stderr)")
 
