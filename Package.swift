@@ -60,7 +60,7 @@ let package = Package(
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),

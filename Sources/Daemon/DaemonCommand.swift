@@ -36,6 +36,7 @@ public struct DaemonCommand: Sendable {
         }
         var uploader: Uploader?
         var fileSink: FileSink?
+        var refreshing: RefreshingCredentials?
         switch c.sink {
         case .awsLocation:
             let transport = CurlTransport()
@@ -55,6 +56,7 @@ public struct DaemonCommand: Sendable {
             }
             for warning in resolution.warnings { logger.warning(warning) }
             logger.info("AWS credentials from \(resolution.source)")
+            refreshing = resolution.provider as? RefreshingCredentials
             let client = TrackerClient(region: c.region ?? "", endpoint: c.endpoint, credentials: resolution.provider, transport: transport)
             var configuration = Uploader.Configuration(tracker: c.tracker ?? "", deviceID: c.deviceID)
             configuration.batchSize = c.batchSize
@@ -90,8 +92,9 @@ public struct DaemonCommand: Sendable {
         let counters = PipelineCounters()
         let live = LiveState(endpoint: c.gpsd.description)
         let credentialSource = c.sink == .awsLocation ? sourceDescription : nil
-        let publish: @Sendable () async -> DaemonStatus = { [uploader] in
+        let publish: @Sendable () async -> DaemonStatus = { [uploader, refreshing] in
             let stats = try? await spool.statistics()
+            let expires = await refreshing?.expiration
             let upload = uploader?.statistics
             let snapshot = live.snapshot
             return DaemonStatus(
@@ -104,7 +107,7 @@ public struct DaemonCommand: Sendable {
                              evictions: stats?.evictions ?? 0),
                 upload: .init(sink: c.sink.rawValue, uploaded: upload?.uploaded ?? 0, lastSuccess: upload?.lastSuccess?.iso8601,
                               lastError: upload?.lastError),
-                credentials: .init(source: credentialSource, expires: nil))
+                credentials: .init(source: credentialSource, expires: expires?.iso8601))
         }
         let statusPath = c.stateDirectory + "/status.json"
         let writeStatus: @Sendable () async -> Void = {
