@@ -16,8 +16,8 @@ enum AtomicFile {
         return rename(temporary, path) == 0
     }
 
-    /// The whole file, or `nil` when it cannot be read.
-    static func read(_ path: String) throws -> String? {
+    /// The whole file, or `nil` when it cannot be opened (`errno` tells why).
+    static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

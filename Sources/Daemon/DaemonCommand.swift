@@ -40,21 +40,15 @@ public struct DaemonCommand: Sendable {
         switch c.sink {
         case .awsLocation:
             let transport = CurlTransport()
-            var chain = CredentialChain.Configuration(environment: environment)
-            chain.accessKeyID = c.accessKeyID
-            chain.secretAccessKey = c.secretAccessKey
-            chain.profile = c.profile
-            chain.identityPoolID = c.identityPoolID
-            chain.cognitoEndpoint = c.endpoint
-            chain.stateDirectory = c.stateDirectory
             let resolution: CredentialChain.Resolution
             do {
-                resolution = try CredentialChain.resolve(chain, transport: transport)
+                resolution = try CredentialSetup.resolve(
+                    accessKeyID: c.accessKeyID, secretAccessKey: c.secretAccessKey, profile: c.profile, identityPoolID: c.identityPoolID,
+                    cognitoEndpoint: c.endpoint, stateDirectory: c.stateDirectory, environment: environment, transport: transport, logger: logger)
             } catch {
                 logger.error("configuration error: \(error)")
                 return .config
             }
-            for warning in resolution.warnings { logger.warning(warning) }
             logger.info("AWS credentials from \(resolution.source)")
             refreshing = resolution.provider as? RefreshingCredentials
             let client = TrackerClient(region: c.region ?? "", endpoint: c.endpoint, credentials: resolution.provider, transport: transport)

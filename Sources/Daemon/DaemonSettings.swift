@@ -249,20 +249,11 @@ public enum DaemonSettings {
     }
 
     private static func readFile(_ path: String, required: Bool, source: ConfigurationSource?) throws(ConfigurationError) -> String? {
-        guard let file = fopen(path, "r") else {
-            if !required && errno == ENOENT { return nil }
-            throw ConfigurationError(key: "config", source: source ?? .builtIn, value: path,
-                                     problem: "cannot read the configuration file: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        if let text = AtomicFile.read(path) { return text }
+        let code = errno
+        if !required && code == ENOENT { return nil }
+        throw ConfigurationError(key: "config", source: source ?? .builtIn, value: path,
+                                 problem: "cannot read the configuration file: \(String(cString: strerror(code)))")
     }
 }
 

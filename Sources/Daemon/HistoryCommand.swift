@@ -37,19 +37,15 @@ public struct HistoryCommand: Sendable {
         }
         let device = options.deviceID ?? Self.hostname()
         let transport = CurlTransport()
-        var chain = CredentialChain.Configuration(environment: environment)
-        chain.profile = options.profile
-        chain.identityPoolID = options.identityPoolID
-        chain.cognitoEndpoint = options.endpoint
-        chain.stateDirectory = options.stateDirectory
         let resolution: CredentialChain.Resolution
         do {
-            resolution = try CredentialChain.resolve(chain, transport: transport)
+            resolution = try CredentialSetup.resolve(
+                profile: options.profile, identityPoolID: options.identityPoolID, cognitoEndpoint: options.endpoint,
+                stateDirectory: options.stateDirectory, environment: environment, transport: transport, logger: logger)
         } catch {
             StandardError.write("gpstrackd: \(error)\n")
             return .config
         }
-        for warning in resolution.warnings { logger.warning(warning) }
         logger.debug("using \(resolution.source)")
         let client = TrackerClient(region: region, endpoint: options.endpoint, credentials: resolution.provider, transport: transport)
         let positions: [DevicePosition]

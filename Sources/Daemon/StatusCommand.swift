@@ -22,7 +22,7 @@ public struct StatusCommand: Sendable {
             return .config
         }
         let directory = loaded.configuration.stateDirectory
-        if let text = try? AtomicFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
+        if let text = AtomicFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
             _ = FileOutput.write((json ? status.json() : "gpstrackd is running\n" + status.summary) + "\n", to: 1)
             return .success
         }
