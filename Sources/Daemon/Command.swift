@@ -17,6 +17,8 @@ public enum Command: Sendable, Equatable {
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(CommandLineError) -> Command {
         var rest = arguments[...]
+        // `swift run gpstrackd -- --key value` passes the separator on.
+        if rest.first == "--" { rest = rest.dropFirst() }
         if rest.contains("--help") || rest.contains("-h") { return .help }
         if rest.contains("--version") { return .version }
         guard let name = rest.first, !name.hasPrefix("--") else { return .run(flags: Array(rest)) }
