@@ -37,6 +37,7 @@ public struct DaemonCommand: Sendable {
         var uploader: Uploader?
         var fileSink: FileSink?
         var refreshing: RefreshingCredentials?
+        var credentialSource: String?
         switch c.sink {
         case .awsLocation:
             let transport = CurlTransport()
@@ -51,6 +52,7 @@ public struct DaemonCommand: Sendable {
             }
             logger.info("AWS credentials from \(resolution.source)")
             refreshing = resolution.provider as? RefreshingCredentials
+            credentialSource = resolution.source
             let client = TrackerClient(region: c.region ?? "", endpoint: c.endpoint, credentials: resolution.provider, transport: transport)
             var configuration = Uploader.Configuration(tracker: c.tracker ?? "", deviceID: c.deviceID)
             configuration.batchSize = c.batchSize
@@ -67,8 +69,6 @@ public struct DaemonCommand: Sendable {
 
         let repeated = RepeatedWarnings()
         let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000))))
-        var sourceDescription: String?
-        if case .awsLocation = c.sink, let uploader { sourceDescription = "tracker \(uploader.configuration.tracker)" }
         let signals = SignalSource([SIGINT, SIGTERM]) { number in
             logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
             reader.stop()
@@ -83,10 +83,8 @@ public struct DaemonCommand: Sendable {
                 }
             }
         }
-        let counters = PipelineCounters()
-        let live = LiveState(endpoint: c.gpsd.description)
-        let credentialSource = c.sink == .awsLocation ? sourceDescription : nil
-        let publish: @Sendable () async -> DaemonStatus = { [uploader, refreshing] in
+        let live = LiveState()
+        let publish: @Sendable () async -> DaemonStatus = { [uploader, refreshing, credentialSource] in
             let stats = try? await spool.statistics()
             let expires = await refreshing?.expiration
             let upload = uploader?.statistics
@@ -154,7 +152,6 @@ public struct DaemonCommand: Sendable {
                 try? await Task.sleep(for: notifier.watchdogInterval ?? .seconds(5))
                 if stopping.isSet { break }
                 let stats = try? await spool.statistics()
-                let (fixes, kept) = counters.snapshot
                 let upload = uploader?.statistics
                 let snapshot = live.snapshot
                 let now = SystemClock.now()
@@ -170,10 +167,9 @@ public struct DaemonCommand: Sendable {
                 if !readerAlive || !uploaderAlive {
                     repeated.log("watchdog", "a loop stopped going round (reader \(readerAlive ? "alive" : "stuck"), uploader \(uploaderAlive ? "alive" : "stuck")); withholding the watchdog ping", level: .error, to: logger)
                 }
-                _ = (fixes, kept)
                 await writeStatus()
                 if ContinuousClock.now - lastSummary >= .seconds(300) {
-                    logger.info("summary: \(fixes) fixes in, \(kept) kept, \(upload?.uploaded ?? 0) uploaded, \(stats?.queued ?? 0) queued")
+                    logger.info("summary: \(snapshot.filter.fixesIn) fixes in, \(snapshot.filter.keptTotal) kept, \(upload?.uploaded ?? 0) uploaded, \(stats?.queued ?? 0) queued")
                     lastSummary = .now
                 }
             }
@@ -202,7 +198,6 @@ public struct DaemonCommand: Sendable {
                 logger.log(level, message)
             }
             for kept in decision.kept where !(await store(kept, spool: spool, logger: logger, repeated: repeated)) { failed = true }
-            counters.add(fixes: 1, kept: decision.kept.count)
             live.update(filter: chain.counters)
             if !decision.kept.isEmpty { uploader?.notifyAppended() }
         }
@@ -241,18 +236,6 @@ final class Flag: Sendable {
     func set() { value.store(true, ordering: .releasing) }
 }
 
-/// Fixes seen and kept, for the status line.
-final class PipelineCounters: Sendable {
-    private let value = Mutex((fixes: 0, kept: 0))
-    var snapshot: (Int, Int) { value.withLock { ($0.fixes, $0.kept) } }
-    func add(fixes: Int, kept: Int) {
-        value.withLock {
-            $0.fixes += fixes
-            $0.kept += kept
-        }
-    }
-}
-
 /// The reader's side of the status: connection and last fix, and the filter's counters.
 final class LiveState: Sendable {
     struct Snapshot {
@@ -262,7 +245,6 @@ final class LiveState: Sendable {
     }
 
     private let value = Mutex(Snapshot())
-    init(endpoint: String) {}
 
     var snapshot: Snapshot { value.withLock { $0 } }
 
