@@ -24,62 +24,43 @@ public enum GPSDReport: Sendable, Equatable {
 }
 
 extension GPSDReport {
-    /// The value of `"key":"value"` in one gpsd JSON line, found without a full parse.
-    /// gpsd writes flat objects with `class` first, so this is reliable for the few
-    /// string fields gpstrackd needs from the raw line.
-    static func stringField(_ key: String, in line: String) -> String? {
-        let needle = "\"\(key)\":\""
-        guard let start = line.firstRange(of: needle)?.upperBound,
-              let end = line[start...].firstIndex(of: "\"") else { return nil }
-        return String(line[start..<end])
-    }
-
-    /// Whether the raw line has `"key":0` (a number zero, not a string).
-    static func hasZeroField(_ key: String, in line: String) -> Bool {
-        guard let start = line.firstRange(of: "\"\(key)\":")?.upperBound else { return false }
-        let rest = line[start...].drop(while: { $0 == " " })
-        guard rest.first == "0" else { return false }
-        let after = rest.dropFirst().first
-        return after == nil || after == "," || after == "}" || after == " "
-    }
-
-    /// The number after `"key":` in a raw line, when it is a plain finite JSON number.
-    static func numberField(_ key: String, in line: String) -> Double? {
-        guard let start = line.firstRange(of: "\"\(key)\":")?.upperBound else { return nil }
-        let digits = line[start...].prefix(while: { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E" })
-        guard !digits.isEmpty, let value = Double(digits), value.isFinite else { return nil }
-        return value
-    }
-
     /// The heading of an ATT line libgps could not parse.
     static func salvageAttitude(rawLine line: String) -> GPSDReport {
-        .malformedAttitude(heading: numberField("heading", in: line), time: timeField(in: line))
+        line.withCString { salvageAttitude(RawLine(base: $0)) }
+    }
+
+    static func salvageAttitude(_ line: RawLine) -> GPSDReport {
+        .malformedAttitude(heading: line.number(#""heading":"#), time: time(of: line))
     }
 
     /// The `"time"` of a raw line, when present and valid.
-    static func timeField(in line: String) -> FixTime? {
-        stringField("time", in: line).flatMap { FixTime(iso8601: $0) }
+    static func time(of line: RawLine) -> FixTime? {
+        line.string(#""time":""#).flatMap { FixTime(iso8601: $0) }
     }
 
     /// Classifies a raw gpsd line for the messages that need no decoded structure:
     /// DEVICE (libgps 3.22 cannot parse `"activated":0`), VERSION, ERROR and unknown classes.
     /// Returns `nil` for TPV and ATT, whose values come from libgps.
     static func classify(rawLine line: String) -> GPSDReport? {
-        guard line.hasPrefix("{"), let className = stringField("class", in: line) else {
-            return .unparsable(line: line)
+        line.withCString { classify(RawLine(base: $0)) }
+    }
+
+    static func classify(_ line: RawLine) -> GPSDReport? {
+        guard line.hasPrefix("{"), let className = line.string(#""class":""#) else {
+            return .unparsable(line: line.text)
         }
         switch className {
         case "TPV", "ATT":
             return nil
         case "DEVICE":
-            let path = stringField("path", in: line) ?? "unknown device"
-            if hasZeroField("activated", in: line) { return .deviceDeactivated(path: path) }
-            if stringField("activated", in: line) != nil { return .deviceActivated(path: path) }
+            let path = line.string(#""path":""#) ?? "unknown device"
+            if line.isZero(#""activated":"#) { return .deviceDeactivated(path: path) }
+            if line.string(#""activated":""#) != nil { return .deviceActivated(path: path) }
             return .other(className: className)
         case "VERSION":
-            return .version(release: stringField("release", in: line) ?? "unknown")
+            return .version(release: line.string(#""release":""#) ?? "unknown")
         case "ERROR":
-            return .gpsdError(message: stringField("message", in: line) ?? line)
+            return .gpsdError(message: line.string(#""message":""#) ?? line.text)
         default:
             return .other(className: className)
         }

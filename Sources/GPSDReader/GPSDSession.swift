@@ -66,36 +66,40 @@ final class GPSDSession {
         gpstrackd_clear_errno()
         let status = gps_read(data, message, Int32(messageCapacity))
         let code = gpstrackd_errno()
-        let line = String(cString: message)
+        let line = RawLine(base: message)
         if status == 0 { return .incomplete }
         if status < 0 {
             if line.isEmpty {
                 return .disconnected(reason: code == 0 ? "gpsd closed the connection" : Self.describe(errno: code))
             }
-            switch GPSDReport.classify(rawLine: line) {
-            case nil where GPSDReport.stringField("class", in: line) == "ATT":
-                return .report(GPSDReport.salvageAttitude(rawLine: line))
+            switch GPSDReport.classify(line) {
+            case nil where line.string(#""class":""#) == "ATT":
+                return .report(GPSDReport.salvageAttitude(line))
             case .some(.other), nil:
-                return .report(.unparsable(line: line))
+                return .report(.unparsable(line: line.text))
             case let .some(report):
                 return .report(report)
             }
         }
-        if let report = GPSDReport.classify(rawLine: line) {
+        // TPV first: several arrive for each fix, and they need no look at the raw line.
+        let set = data.pointee.set
+        if line.hasPrefix(#"{"class":"TPV""#), set & gpstrackd_mode_set() != 0 {
+            return .report(.tpv(tpvReport(set: set)))
+        }
+        if let report = GPSDReport.classify(line) {
             return .report(report)
         }
-        let set = data.pointee.set
-        if GPSDReport.stringField("class", in: line) == "ATT" {
+        if line.string(#""class":""#) == "ATT" {
             let heading = gpstrackd_attitude_heading(data)
-            if set & gpstrackd_attitude_set() != 0, heading.isFinite, line.contains("\"heading\":") {
-                return .report(.attitude(heading: heading, time: GPSDReport.timeField(in: line)))
+            if set & gpstrackd_attitude_set() != 0, heading.isFinite, line.after(#""heading":"#) != nil {
+                return .report(.attitude(heading: heading, time: GPSDReport.time(of: line)))
             }
             // gpsd 3.22 writes broken ATT JSON when the receiver also sends GST (the two share a
             // union): `"device":"...",,"time":"...""heading":89.750,...`. libgps gives up on it;
             // the heading itself is intact, so take it from the raw line.
-            return .report(GPSDReport.salvageAttitude(rawLine: line))
+            return .report(GPSDReport.salvageAttitude(line))
         }
-        guard set & gpstrackd_mode_set() != 0 else { return .report(.unparsable(line: line)) }
+        guard set & gpstrackd_mode_set() != 0 else { return .report(.unparsable(line: line.text)) }
         return .report(.tpv(tpvReport(set: set)))
     }
 

@@ -27,4 +27,24 @@ import TrackingCore
             == .malformedAttitude(heading: 89.98, time: FixTime(iso8601: "2026-11-01T08:03:07Z")))
         #expect(GPSDReport.salvageAttitude(rawLine: #"{"class":"ATT","heading":nan}"#) == .malformedAttitude(heading: nil, time: nil))
     }
+
+    @Test func readsFieldsInPlace() {
+        #"{"class":"DEVICE","path":"/dev/ttyACM0","activated":0,"x":-1.5e2,"y":12abc,"z":"open"#.withCString {
+            let line = RawLine(base: $0)
+            #expect(line.hasPrefix(#"{"class":"DEVICE""#))
+            #expect(!line.hasPrefix(#"{"class":"TPV""#))
+            #expect(line.string(#""class":""#) == "DEVICE")
+            #expect(line.string(#""path":""#) == "/dev/ttyACM0")
+            #expect(line.string(#""z":""#) == nil, "a string without its closing quote")
+            #expect(line.string(#""missing":""#) == nil)
+            #expect(line.isZero(#""activated":"#))
+            #expect(line.number(#""x":"#) == -150)
+            #expect(line.number(#""y":"#) == 12, "the number part before junk, as before")
+            #expect(line.number(#""path":"#) == nil, "a string is not a number")
+            #expect(!line.isEmpty)
+        }
+        #"{"activated":05}"#.withCString { #expect(!RawLine(base: $0).isZero(#""activated":"#)) }
+        #"{"heading":-inf}"#.withCString { #expect(RawLine(base: $0).number(#""heading":"#) == nil) }
+        "".withCString { #expect(RawLine(base: $0).isEmpty) }
+    }
 }
