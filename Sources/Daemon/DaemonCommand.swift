@@ -68,7 +68,12 @@ public struct DaemonCommand: Sendable {
         }
 
         let repeated = RepeatedWarnings()
-        let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000))))
+        let live = LiveState()
+        let stage = FilterStage(configuration: c.filter, live: live, logger: logger)
+        let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)))) {
+            stage.process($0)
+            return false
+        }
         let signals = SignalSource([SIGINT, SIGTERM]) { number in
             logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
             reader.stop()
@@ -83,7 +88,6 @@ public struct DaemonCommand: Sendable {
                 }
             }
         }
-        let live = LiveState()
         let publish: @Sendable () async -> DaemonStatus = { [uploader, refreshing, credentialSource] in
             let stats = try? await spool.statistics()
             let expires = await refreshing?.expiration
@@ -107,7 +111,6 @@ public struct DaemonCommand: Sendable {
             _ = AtomicFile.write(status.json() + "\n", to: statusPath)
             if let metrics = c.metricsFile { _ = AtomicFile.write(status.metrics, to: metrics) }
         }
-        let pendingFilter = PendingFilter()
         let reloadFlags = flags
         let reloadEnvironment = environment
         let hup = SignalSource([SIGHUP]) { [uploader] _ in
@@ -122,7 +125,7 @@ public struct DaemonCommand: Sendable {
                 if n.accessKeyID != c.accessKeyID || n.secretAccessKey != c.secretAccessKey || n.profile != c.profile
                     || n.identityPoolID != c.identityPoolID { fixed.append("credentials") }
                 logger.level = n.logLevel
-                pendingFilter.set(n.filter)
+                stage.reconfigure(n.filter)
                 if let uploader {
                     var settings = uploader.configuration
                     settings.batchSize = n.batchSize
@@ -180,29 +183,23 @@ public struct DaemonCommand: Sendable {
             "gpsd": c.gpsd.description, "sink": c.sink.rawValue, "device_id": c.deviceID, "state_dir": c.stateDirectory,
         ])
 
-        var chain = FilterChain(configuration: c.filter)
-        var episodes = RejectionEpisodes()
-        var failed = false
+        let storing = Task { [uploader] in
+            var failed = false
+            for await kept in stage.kept {
+                if !(await store(kept, spool: spool, logger: logger, repeated: repeated)) { failed = true }
+                uploader?.notifyAppended()
+            }
+            return failed
+        }
         await writeStatus()
+        // Locations are filtered on the reader's thread (`stage`); the other events come here.
         for await event in reader.events {
-            guard case let .location(location) = event else {
-                live.record(event)
-                ReaderEventLog.log(event, to: logger)
-                continue
-            }
             live.record(event)
-            if let filter = pendingFilter.take() { chain.configuration = filter }
-            let clock = SystemClockStatus.read()
-            let decision = chain.process(location, clock: clock)
-            if let (level, message) = episodes.record(decision.rejection, location, configuration: chain.configuration, clock: clock) {
-                logger.log(level, message)
-            }
-            for kept in decision.kept where !(await store(kept, spool: spool, logger: logger, repeated: repeated)) { failed = true }
-            live.update(filter: chain.counters)
-            if !decision.kept.isEmpty { uploader?.notifyAppended() }
+            ReaderEventLog.log(event, to: logger)
         }
         notifier.notify("STOPPING=1")
-        if let last = chain.finish(), !(await store(last, spool: spool, logger: logger, repeated: repeated)) { failed = true }
+        stage.finish()
+        let failed = await storing.value
         stopping.set()
         uploader?.stop()
         await uploadTask.value
@@ -214,7 +211,7 @@ public struct DaemonCommand: Sendable {
         withExtendedLifetime(usr1) {}
         withExtendedLifetime(hup) {}
         let queued = (try? await spool.statistics().queued) ?? -1
-        logger.info("gpstrackd stopped", ["filter": chain.counters.summary, "queued": String(queued)])
+        logger.info("gpstrackd stopped", ["filter": stage.counters.summary, "queued": String(queued)])
         return failed ? .ioError : .success
     }
 
@@ -262,11 +259,4 @@ final class LiveState: Sendable {
     func update(filter: FilterChain.Counters) {
         value.withLock { $0.filter = filter }
     }
-}
-
-/// A filter configuration waiting to be applied by the pipeline (after SIGHUP).
-final class PendingFilter: Sendable {
-    private let value = Mutex<FilterConfiguration?>(nil)
-    func set(_ configuration: FilterConfiguration) { value.withLock { $0 = configuration } }
-    func take() -> FilterConfiguration? { value.withLock { v in defer { v = nil }; return v } }
 }

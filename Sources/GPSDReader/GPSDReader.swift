@@ -59,7 +59,14 @@ public final class GPSDReader: Sendable {
         case silent
     }
 
+    /// Work for each location on the reader's own thread, before anything crosses to the consumer;
+    /// returning false keeps the location off `events`. Handing a fix to another thread costs more
+    /// than reading it, so a consumer that drops most fixes (the daemon's filter) does it here.
+    /// It must be quick and must not block: it runs between two reads from gpsd.
+    public typealias LocationHandler = @Sendable (Location) -> Bool
+
     public let configuration: Configuration
+    private let onLocation: LocationHandler?
     /// Everything the reader produces, in order. Finishes after `stop()`.
     public let events: AsyncStream<ReaderEvent>
 
@@ -72,8 +79,9 @@ public final class GPSDReader: Sendable {
     private let tick = Atomic<Int64>(0)
     private let created = ContinuousClock.now
 
-    public init(configuration: Configuration) {
+    public init(configuration: Configuration, onLocation: LocationHandler? = nil) {
         self.configuration = configuration
+        self.onLocation = onLocation
         (events, continuation) = AsyncStream.makeStream(
             of: ReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, configuration.bufferSize)))
     }
@@ -182,29 +190,24 @@ public final class GPSDReader: Sendable {
                 publish(assembler)
             }
             if now - lastTPV >= configuration.noDataTimeout { return .silent }
+            // One wait per message, as libgps intends: it answers at once, without a system call,
+            // while a complete line is still in its buffer.
             guard session.waitForData(microseconds: waitMicroseconds) else { continue }
-            // Drain everything that is already buffered before waiting again.
-            var drained = 0
-            while drained < 256 {
-                drained += 1
-                switch session.read() {
-                case .incomplete:
-                    drained = Int.max
-                case let .disconnected(reason):
-                    return .lost(.connectionLost(endpoint: session.endpoint, reason: reason))
-                case let .report(report):
-                    let at = clock.now
-                    if case .tpv = report {
-                        lastTPV = at
-                        if link == .silent {
-                            link = .connected
-                            emit(.dataResumed)
-                        }
+            switch session.read() {
+            case .incomplete:
+                continue
+            case let .disconnected(reason):
+                return .lost(.connectionLost(endpoint: session.endpoint, reason: reason))
+            case let .report(report):
+                let at = clock.now
+                if case .tpv = report {
+                    lastTPV = at
+                    if link == .silent {
+                        link = .connected
+                        emit(.dataResumed)
                     }
-                    handle(report, at: at, assembler: &assembler, fixState: &fixState)
                 }
-                if isStopping { return .stopped }
-                if !session.waitForData(microseconds: 0) { break }
+                handle(report, at: at, assembler: &assembler, fixState: &fixState)
             }
         }
     }
@@ -256,6 +259,7 @@ public final class GPSDReader: Sendable {
             emit(.fixAcquired(location.mode))
         }
         counters.withLock { $0.locations += 1 }
+        if let onLocation, !onLocation(location) { return }
         emit(.location(location))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GPSDReader
+import Synchronization
 import Testing
 import TrackingCore
 
@@ -35,6 +36,26 @@ import TrackingCore
         let events = await collector.value
         watchdog.cancel()
         return events
+    }
+
+    @Test func aLocationHandlerSeesEveryFixOnTheReaderThreadAndKeepsDroppedOnesOffTheStream() async throws {
+        let peer = ScriptedGPSD(sessions: [
+            .init(lines: (1...6).map { Self.tpv(String(format: "%02d.000", $0)) }, closeAfter: false),
+        ])
+        defer { peer.stop() }
+        let seen = Mutex<[String]>([])
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300))) { location in
+            seen.withLock { $0.append(location.time.iso8601) }
+            return location.time.iso8601.hasSuffix("03.000Z")  // only this one goes on to `events`
+        }
+        let events = await Self.collect(reader, timeout: .seconds(10), polling: { seen.withLock { $0.count } == 6 })
+        #expect(seen.withLock { $0 } == (1...6).map { String(format: "2026-11-01T08:00:%02d.000Z", $0) })
+        let locations = events.compactMap { if case let .location(l) = $0 { l.time.iso8601 } else { nil } }
+        #expect(locations == ["2026-11-01T08:00:03.000Z"])
+        #expect(events.contains { if case .fixAcquired = $0 { true } else { false } }, "other events still arrive")
+        #expect(reader.statistics.locations == 6)
     }
 
     @Test func countsAndSkipsBadInputAndReconnectsAfterAClose() async throws {

@@ -1,0 +1,64 @@
+import Synchronization
+import TrackingCore
+
+/// The filter chain, run on the gpsd reader's own thread.
+///
+/// Every fix is judged where it was read; only the kept ones (a few percent) cross to the task
+/// that stores them. Handing each fix to another thread costs more CPU than reading and filtering
+/// it, so the fixes the filter drops never wake anything.
+final class FilterStage: Sendable {
+    private struct State {
+        var chain: FilterChain
+        var episodes = RejectionEpisodes()
+        var finished = false
+    }
+
+    /// Kept positions in order, for the task that stores them; finishes after `finish()`.
+    let kept: AsyncStream<KeptLocation>
+
+    private let continuation: AsyncStream<KeptLocation>.Continuation
+    private let state: Mutex<State>
+    private let live: LiveState
+    private let logger: Logger
+
+    init(configuration: FilterConfiguration, live: LiveState, logger: Logger) {
+        state = Mutex(State(chain: FilterChain(configuration: configuration)))
+        // Unbounded: kept positions are few, and none may be lost while the spool is busy.
+        (kept, continuation) = AsyncStream.makeStream(of: KeptLocation.self, bufferingPolicy: .unbounded)
+        self.live = live
+        self.logger = logger
+    }
+
+    /// Filters one fix (on the reader thread).
+    func process(_ location: Location) {
+        live.record(.location(location))
+        let clock = SystemClockStatus.read()
+        let (kept, message, counters) = state.withLock { s -> ([KeptLocation], (LogLevel, String)?, FilterChain.Counters) in
+            guard !s.finished else { return ([], nil, s.chain.counters) }
+            let decision = s.chain.process(location, clock: clock)
+            let message = s.episodes.record(decision.rejection, location, configuration: s.chain.configuration, clock: clock)
+            return (decision.kept, message, s.chain.counters)
+        }
+        if let (level, text) = message { logger.log(level, text) }
+        live.update(filter: counters)
+        for position in kept { continuation.yield(position) }
+    }
+
+    /// New filter settings (SIGHUP), from the next fix on.
+    func reconfigure(_ configuration: FilterConfiguration) {
+        state.withLock { $0.chain.configuration = configuration }
+    }
+
+    var counters: FilterChain.Counters { state.withLock { $0.chain.counters } }
+
+    /// End of input: the position held back for the track's shape is kept, and `kept` finishes.
+    func finish() {
+        let last = state.withLock { s -> KeptLocation? in
+            guard !s.finished else { return nil }
+            s.finished = true
+            return s.chain.finish()
+        }
+        if let last { continuation.yield(last) }
+        continuation.finish()
+    }
+}
