@@ -7,7 +7,8 @@ import TrackingCore
 /// never losing one and never hammering the service.
 ///
 /// - Batches of up to `batchSize` (the API's maximum, 10), oldest first, sent when full or when
-///   the oldest has waited `uploadInterval`, so the delay from fix to tracker stays bounded.
+///   the oldest fix is `uploadInterval` old (by its fix time, and never later than
+///   `uploadInterval` after it was first seen), so the delay from fix to tracker stays bounded.
 /// - Up to `maxInFlight` requests at once under a token bucket of `maxRequestRate` requests a
 ///   second. The account's quota for BatchUpdateDevicePosition is 50 requests/s shared by the
 ///   whole fleet: the default of 10/s lets five devices drain backlogs at once, and 4 in flight
@@ -61,7 +62,8 @@ public final class Uploader: Sendable {
         var pausedUntil: ContinuousClock.Instant?
         var problem: String?
         var statistics = Statistics()
-        var pendingSince: ContinuousClock.Instant?
+        /// When the partial batch in the spool is due (see `run()`).
+        var pendingDue: ContinuousClock.Instant?
         var tasks: [Int: Task<Void, Never>] = [:]
         var nextTask = 0
     }
@@ -155,16 +157,22 @@ public final class Uploader: Sendable {
             }
             if rows.isEmpty {
                 bucket.withLock { $0.refund() }
-                state.withLock { $0.pendingSince = nil }
+                state.withLock { $0.pendingDue = nil }
                 await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
                 continue
             }
             if rows.count < configuration.batchSize {
-                let since = state.withLock { s -> ContinuousClock.Instant in
-                    if s.pendingSince == nil { s.pendingSince = now }
-                    return s.pendingSince!
+                // A partial batch goes when its oldest fix is `uploadInterval` old, so the delay
+                // from fix to tracker stays near the interval even when the filter held the fix
+                // back for the track's shape. The age is clamped to the interval: a wrong system
+                // clock changes batching only, never how long a position waits.
+                let due = state.withLock { s -> ContinuousClock.Instant in
+                    if let due = s.pendingDue { return due }
+                    let age = min(max(rows[0].location.time.seconds(to: wallClock()), 0), configuration.uploadInterval)
+                    let due = now + .milliseconds(Int64((configuration.uploadInterval - age) * 1000))
+                    s.pendingDue = due
+                    return due
                 }
-                let due = since + .milliseconds(Int64(configuration.uploadInterval * 1000))
                 if now < due {
                     bucket.withLock { $0.refund() }
                     await spool.release(rows.map(\.id))
@@ -172,7 +180,7 @@ public final class Uploader: Sendable {
                     continue
                 }
             }
-            state.withLock { $0.pendingSince = nil }
+            state.withLock { $0.pendingDue = nil }
             launch(rows)
         }
         await finishInFlight()

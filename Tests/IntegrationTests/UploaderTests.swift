@@ -62,6 +62,45 @@ import Uploader
         try await emulator.positions().compactMap { $0["SampleTime"] as? String }
     }
 
+    @Test func aPartialBatchGoesWhenItsOldestFixIsUploadIntervalOld() async throws {
+        let setup = try await Self.setup("uploader-interval", positions: 0)
+        defer { setup.emulator.stop() }
+        let wall = Self.start.adding(seconds: 1000)
+        var configuration = Self.configuration()
+        configuration.uploadInterval = 3
+        let uploader = Uploader(configuration: configuration, spool: setup.spool, client: setup.client, wallClock: { wall })
+        let running = Task { await uploader.run() }
+        let clock = ContinuousClock()
+
+        // A fix of this instant waits the whole interval for company.
+        let fresh = Self.location(1000)
+        var begin = clock.now
+        try await setup.spool.append(fresh)
+        uploader.notifyAppended()
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await Self.arrived(setup.emulator).isEmpty, "sent before the interval")
+        while try await Self.arrived(setup.emulator).isEmpty, clock.now - begin < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let waited = clock.now - begin
+        #expect(waited >= .milliseconds(2900) && waited < .seconds(5), "\(waited)")
+
+        // A fix the filter held back for 2.5 s has used most of its interval already.
+        let held = Self.location(1000 - 2)
+        let heldTime = Self.start.adding(seconds: 997.5)
+        begin = clock.now
+        try await setup.spool.append(Location(time: heldTime, mode: held.mode, latitude: held.latitude, longitude: held.longitude)!)
+        uploader.notifyAppended()
+        while try await Self.arrived(setup.emulator).count < 2, clock.now - begin < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let heldWait = clock.now - begin
+        #expect(heldWait < .milliseconds(1800), "\(heldWait): the held fix should go about 0.5 s after it was stored")
+        #expect(try await Self.arrived(setup.emulator) == [fresh.time.iso8601, heldTime.iso8601])
+        uploader.stop()
+        await running.value
+    }
+
     @Test func everyPositionArrivesThroughFaultsAndPoisonIsSetAside() async throws {
         let count = 400
         let setup = try await Self.setup("uploader-faults", positions: count)
