@@ -3,6 +3,8 @@
 //   gpstrackd-bench spool [--rows N] [--dir DIR]   spool figures against the targets
 //   gpstrackd-bench spool-append-loop DIR          append forever, printing each sequence number
 //                                                  after its append returned (for SIGKILL tests)
+//   gpstrackd-bench fill DIR --rows N              queue N positions in the spool under DIR (a backlog
+//                                                  for the daemon's memory and start-up benchmarks)
 //   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
 //                                                  drain a spool into a tracker emulator (e.g.
 //                                                  ../shared/tracker-sim with latency and an rps limit)
@@ -106,15 +108,7 @@ func benchmarkSpool(rows: Int, directory: String) async throws {
     line("KiB written per position", fixed(perPosition, 2), "<= 8.5")
 
     // 3. A large spool: open time, then peek + ack throughput in uploader-sized batches.
-    do {
-        let big = try await Spool.open(.init(directory: directory + "/big"))
-        var n = 0
-        while n < rows {
-            let chunk = min(50_000, rows - n)
-            try await big.append(contentsOf: (n..<(n + chunk)).map(position))
-            n += chunk
-        }
-    }
+    try await fill(directory: directory + "/big", rows: rows)
     begin = clock.now
     let big = try await Spool.open(.init(directory: directory + "/big"))
     let openTime = seconds(clock.now - begin) * 1000
@@ -131,6 +125,18 @@ func benchmarkSpool(rows: Int, directory: String) async throws {
     }
     let stats = try await big.statistics()
     line("spool file after", "\(stats.fileBytes / 1_048_576) MiB, \(stats.queued) rows", "")
+}
+
+/// Queues `rows` positions in the spool under `directory`, in chunks of one transaction each.
+func fill(directory: String, rows: Int) async throws {
+    let spool = try await Spool.open(.init(directory: directory))
+    var n = 0
+    while n < rows {
+        let chunk = min(50_000, rows - n)
+        try await spool.append(contentsOf: (n..<(n + chunk)).map(position))
+        n += chunk
+    }
+    print("queued \(try await spool.statistics().queued) positions in \(directory)")
 }
 
 func appendLoop(directory: String) async throws {
@@ -157,13 +163,8 @@ func cpuSeconds() -> Double {
 
 func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: Int, directory: String) async throws {
     system("rm -rf '\(directory)'")
+    try await fill(directory: directory, rows: positions)
     let spool = try await Spool.open(.init(directory: directory))
-    var n = 0
-    while n < positions {
-        let chunk = min(50_000, positions - n)
-        try await spool.append(contentsOf: (n..<(n + chunk)).map(position))
-        n += chunk
-    }
     let client = TrackerClient(
         region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
         credentials: StaticCredentialProvider(Credentials(
@@ -224,10 +225,14 @@ case "drain":
     }
     guard !endpoint.isEmpty else { print("drain needs --endpoint http://127.0.0.1:PORT"); exit(64) }
     try await benchmarkDrain(endpoint: endpoint, positions: positions, rate: rate, inFlight: inFlight, directory: "/tmp/gpstrackd-bench-drain")
+case "fill":
+    guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
+          let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
+    try await fill(directory: directory, rows: rows)
 case "spool-append-loop":
     guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
     try await appendLoop(directory: directory)
 default:
-    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | spool-append-loop DIR")
+    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | drain --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
     exit(64)
 }
