@@ -35,7 +35,7 @@ let package = Package(
         // adjtimex(2), which the Glibc module does not export.
         .systemLibrary(name: "CClock"),
 
-        // The domain: Location, geodesy, filters. Nothing but FoundationEssentials.
+        // The domain: Location, geodesy, filters, and the JSON the other modules speak. Only the standard library.
         .target(name: "TrackingCore"),
 
         // One libgps session on its own thread, reconnecting, producing Locations.

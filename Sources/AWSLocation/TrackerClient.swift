@@ -28,7 +28,7 @@ public struct TrackerClient: Sendable {
     /// Sends up to 10 updates; returns the per-item errors (an empty array: all accepted).
     public func batchUpdateDevicePosition(tracker: String, updates: [DevicePositionUpdate]) async throws(TrackerError) -> [BatchItemError] {
         precondition(updates.count <= Self.maxBatchSize, "BatchUpdateDevicePosition takes at most 10 updates")
-        let body = TrackerWire.encode(TrackerWire.BatchRequest(Updates: updates.map(TrackerWire.Update.init)))
+        let body = TrackerWire.BatchRequest(Updates: updates.map(TrackerWire.Update.init)).body
         let response = try await send(
             "POST", path: "/tracking/v0/trackers/\(Self.segment(tracker))/positions", body: body,
             operation: "BatchUpdateDevicePosition", tracker: tracker)

@@ -1,17 +1,19 @@
-import FoundationEssentials
 import TrackingCore
 
 /// The JSON bodies of the tracker API, as Amazon Location defines them.
 enum TrackerWire {
-    struct BatchRequest: Encodable {
+    /// The body of BatchUpdateDevicePosition, written directly: it is built for every request.
+    struct BatchRequest {
         var Updates: [Update]
+
+        var body: [UInt8] { JSONValue.object(["Updates": .array(Updates.map(\.json))]).bytes }
     }
 
     struct Accuracy: Codable {
         var Horizontal: Double
     }
 
-    struct Update: Encodable {
+    struct Update {
         var DeviceId: String
         var SampleTime: String
         var Position: [Double]
@@ -24,6 +26,18 @@ enum TrackerWire {
             Position = [update.longitude, update.latitude]
             Accuracy = update.horizontalAccuracy.map { .init(Horizontal: $0) }
             PositionProperties = update.properties.isEmpty ? nil : update.properties
+        }
+
+        var json: JSONValue {
+            var members: [String: JSONValue] = [
+                "DeviceId": .string(DeviceId), "SampleTime": .string(SampleTime),
+                "Position": .array(Position.compactMap(JSONValue.number)),
+            ]
+            if let horizontal = Accuracy.flatMap({ JSONValue.number($0.Horizontal) }) {
+                members["Accuracy"] = .object(["Horizontal": horizontal])
+            }
+            if let properties = PositionProperties { members["PositionProperties"] = .object(properties.mapValues(JSONValue.string)) }
+            return .object(members)
         }
     }
 
@@ -79,12 +93,10 @@ enum TrackerWire {
     }
 
     static func encode<T: Encodable>(_ value: T) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? Array(encoder.encode(value))) ?? []
+        (try? JSONCoder.encode(value)) ?? []
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) -> T? {
-        try? JSONDecoder().decode(type, from: Data(body))
+        try? JSONCoder.decode(type, from: body)
     }
 }

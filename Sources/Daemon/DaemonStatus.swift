@@ -1,4 +1,3 @@
-import FoundationEssentials
 import TrackingCore
 
 /// What the running daemon publishes in `<state-dir>/status.json` for `gpstrackd status`, and
@@ -51,13 +50,11 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var credentials: CredentialsState
 
     public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+        (try? JSONCoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     public static func decode(_ text: String) -> DaemonStatus? {
-        try? JSONDecoder().decode(DaemonStatus.self, from: Data(text.utf8))
+        try? JSONCoder.decode(DaemonStatus.self, from: Array(text.utf8))
     }
 
     /// The human summary of `gpstrackd status`.
