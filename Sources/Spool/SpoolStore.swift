@@ -40,6 +40,9 @@ final class SpoolStore {
         try database.execute("PRAGMA journal_mode = WAL")
         // FULL: every commit fsyncs the log before it returns (see Spool's durability contract).
         try database.execute("PRAGMA synchronous = FULL")
+        // A small page cache (the default is 2 MB): the spool works at its two ends, oldest rows
+        // for upload and newest for append, and a fleet box's memory is better left to others.
+        try database.execute("PRAGMA cache_size = -256")
         try SpoolSchema.migrate(database)
         // Reading every row of both tables once finds damaged pages now rather than mid-upload.
         _ = try database.integer("SELECT count(*) FROM positions")
