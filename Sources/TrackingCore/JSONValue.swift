@@ -1,7 +1,7 @@
 /// A JSON document in memory, with its own parser and writer.
 ///
 /// gpstrackd speaks JSON to the tracker API, to Cognito and in its status file. Foundation's
-/// coders would do, but linking them costs a small box about 4 MB of resident memory; this is
+/// coders would do, but linking them costs a small box over 2 MB of resident memory; this is
 /// the little that is needed: RFC 8259 parsing, and writing with sorted keys.
 public enum JSONValue: Sendable, Equatable {
     case null
