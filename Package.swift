@@ -27,9 +27,9 @@ let package = Package(
         ),
 
         .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
+            name: "CTLS",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"])]
         ),
 
         // adjtimex(2), which the Glibc module does not export.
@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"]),
 
         // The Amazon Location tracker client: SigV4, credentials, HTTP.
-        .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto", "CCurl"]),
+        .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto", "CTLS"]),
 
         // Batching, rate limit, retries and per-item errors between the spool and the tracker.
         .target(name: "Uploader", dependencies: ["TrackingCore", "Spool", "AWSLocation"]),

@@ -41,7 +41,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Sends HTTP requests. The production transport is libcurl; tests may substitute another.
+/// Sends HTTP requests. The production transport is `SocketTransport`; tests may substitute another.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
 }

@@ -40,7 +40,7 @@ public struct DaemonCommand: Sendable {
         var credentialSource: String?
         switch c.sink {
         case .awsLocation:
-            let transport = CurlTransport()
+            let transport = SocketTransport()
             let resolution: CredentialChain.Resolution
             do {
                 resolution = try CredentialSetup.resolve(

@@ -36,7 +36,7 @@ public struct HistoryCommand: Sendable {
             return .config
         }
         let device = options.deviceID ?? Self.hostname()
-        let transport = CurlTransport()
+        let transport = SocketTransport()
         let resolution: CredentialChain.Resolution
         do {
             resolution = try CredentialSetup.resolve(

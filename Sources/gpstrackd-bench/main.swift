@@ -169,7 +169,7 @@ func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: In
         region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
         credentials: StaticCredentialProvider(Credentials(
             accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
-        transport: CurlTransport())
+        transport: SocketTransport())
     var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
     configuration.maxRequestRate = rate
     configuration.maxInFlight = inFlight

@@ -5,9 +5,9 @@ It speaks the wire protocol of BatchUpdateDevicePosition, GetDevicePositionHisto
 GetDevicePosition, GetId and GetCredentialsForIdentity, and checks every tracker request's SigV4
 signature with botocore's SigV4Auth, an implementation independent of gpstrackd's signer.
 
-    python3 tracker_emulator.py [--port 0] [--access-key K --secret-key S]
+    python3 tracker_emulator.py [--port 0] [--access-key K --secret-key S] [--tls-cert PEM --tls-key PEM]
 
-The first line on stdout is 'listening on http://127.0.0.1:PORT'. Test controls (loopback, unsigned):
+The first line on stdout is 'listening on http://127.0.0.1:PORT' (https://localhost:PORT with TLS). Test controls (loopback, unsigned):
     GET  /_emu/positions   every accepted update, in arrival order
     GET  /_emu/stats       counters
     POST /_emu/config      JSON, any of: credential_ttl_s, throttle_next, item_errors {DeviceId: Code},
@@ -344,11 +344,20 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--access-key", default="AKIDEMULATOR")
     ap.add_argument("--secret-key", default="emulator-secret-key")
+    ap.add_argument("--tls-cert", help="serve https with this certificate (PEM)")
+    ap.add_argument("--tls-key", help="the certificate's private key (PEM)")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.emulator = Emulator(args.access_key, args.secret_key)
-    print("listening on http://127.0.0.1:%d" % server.server_address[1], flush=True)
+    url = "http://127.0.0.1:%d"
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        url = "https://localhost:%d"
+    print("listening on " + url % server.server_address[1], flush=True)
     server.serve_forever()
 
 

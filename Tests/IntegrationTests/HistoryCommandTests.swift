@@ -17,7 +17,7 @@ import TrackingCore
         let emulator = try await TrackerEmulator.start(directory: directory)
         defer { emulator.stop() }
         let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
-                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: CurlTransport())
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
         let updates = (0..<12).map { DevicePositionUpdate(deviceID: "van-3", location: TrackerClientTests.location($0)) }
         _ = try await client.batchUpdateDevicePosition(tracker: "fleet", updates: Array(updates.prefix(10)))
         _ = try await client.batchUpdateDevicePosition(tracker: "fleet", updates: Array(updates.suffix(2)))

@@ -14,7 +14,7 @@ import TrackingCore
     }
 
     func client(_ emulator: TrackerEmulator, credentials: any CredentialProvider, now: @escaping @Sendable () -> FixTime = SystemClock.now) -> TrackerClient {
-        TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint, credentials: credentials, transport: CurlTransport(), now: now)
+        TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint, credentials: credentials, transport: SocketTransport(), now: now)
     }
 
     @Test func uploadsAndReadsBackTheHistory() async throws {
@@ -64,7 +64,7 @@ import TrackingCore
         let emulator = try await TrackerEmulator.start(directory: directory)
         defer { emulator.stop() }
         let cognito = try CognitoGuestCredentials(
-            identityPoolID: "eu-west-1:pool", endpoint: emulator.endpoint, identityFile: nil, transport: CurlTransport())
+            identityPoolID: "eu-west-1:pool", endpoint: emulator.endpoint, identityFile: nil, transport: SocketTransport())
         var credentials = try await cognito.fetch()
         credentials.sessionToken = nil
         let tracker = client(emulator, credentials: StaticCredentialProvider(credentials))
@@ -98,7 +98,7 @@ import TrackingCore
         try await emulator.configure(["credential_ttl_s": 1])
         let identityFile = directory.appendingPathComponent("cognito-identity-id").path
         let cognito = try CognitoGuestCredentials(
-            identityPoolID: "eu-west-1:pool", endpoint: emulator.endpoint, identityFile: identityFile, transport: CurlTransport())
+            identityPoolID: "eu-west-1:pool", endpoint: emulator.endpoint, identityFile: identityFile, transport: SocketTransport())
         // A client clock 30 s behind believes the 1-second credentials are still good, so the
         // service's "expired" answer must trigger the refresh and the one retry.
         let provider = RefreshingCredentials(refreshAhead: 0, now: { SystemClock.now().adding(seconds: -30) }) { () async throws(CredentialError) -> Credentials in
@@ -118,7 +118,7 @@ import TrackingCore
         let stored = try String(contentsOfFile: identityFile, encoding: .utf8)
         #expect(stored.hasPrefix("eu-west-1:"))
         _ = try await CognitoGuestCredentials(
-            identityPoolID: "eu-west-1:pool", endpoint: emulator.endpoint, identityFile: identityFile, transport: CurlTransport()).fetch()
+            identityPoolID: "eu-west-1:pool", endpoint: emulator.endpoint, identityFile: identityFile, transport: SocketTransport()).fetch()
         #expect(try await emulator.stat("identities") == 1)
     }
 
@@ -164,7 +164,7 @@ import TrackingCore
         let tracker = TrackerClient(
             region: "eu-west-1", endpoint: try ServiceEndpoint("http://127.0.0.1:\(FreePort.next())"),
             credentials: StaticCredentialProvider(Credentials(accessKeyID: "AKID", secretAccessKey: "s", source: "test")),
-            transport: CurlTransport())
+            transport: SocketTransport())
         await #expect {
             _ = try await tracker.getDevicePosition(tracker: "fleet", device: "d")
         } throws: { error in

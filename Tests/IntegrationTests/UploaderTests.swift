@@ -35,7 +35,7 @@ import Uploader
         let spool = try await Spool.open(.init(directory: spoolDirectory))
         try await spool.append(contentsOf: (0..<positions).map(location))
         let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
-                                   credentials: StaticCredentialProvider(credentials ?? emulator.staticCredentials), transport: CurlTransport())
+                                   credentials: StaticCredentialProvider(credentials ?? emulator.staticCredentials), transport: SocketTransport())
         return Setup(emulator: emulator, spool: spool, spoolDirectory: spoolDirectory, client: client)
     }
 

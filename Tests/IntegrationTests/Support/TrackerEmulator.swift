@@ -12,15 +12,17 @@ final class TrackerEmulator: @unchecked Sendable {
 
     let child: ChildProcess
     let endpoint: ServiceEndpoint
-    private let transport = CurlTransport()
+    private let transport = SocketTransport()
 
     private init(child: ChildProcess, endpoint: ServiceEndpoint) {
         self.child = child
         self.endpoint = endpoint
     }
 
-    static func start(directory: URL) async throws -> TrackerEmulator {
-        let child = try ChildProcess("/usr/bin/env", ["python3", script, "--port", "0"], directory: directory, name: "emulator")
+    /// Starts the emulator; with `tls` (certificate and key files) it serves https on `localhost`.
+    static func start(directory: URL, tls: (certificate: String, key: String)? = nil) async throws -> TrackerEmulator {
+        let options = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
+        let child = try ChildProcess("/usr/bin/env", ["python3", script, "--port", "0"] + options, directory: directory, name: "emulator")
         guard await ChildProcess.waitUntil(timeout: 20, { child.stdout.contains("listening on") }),
               let line = child.stdout.split(separator: "\n").first,
               let url = line.split(separator: " ").last

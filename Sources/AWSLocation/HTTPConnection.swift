@@ -1,0 +1,239 @@
+import CTLS
+import Glibc
+
+/// One TCP connection, TLS when the scheme is https, optionally through an HTTP proxy's CONNECT
+/// tunnel. Blocking I/O with a deadline per operation; one request at a time.
+final class HTTPConnection {
+    /// Where a connection goes and how; pooled connections are reused for the same key only.
+    struct Key: Hashable {
+        var scheme: String
+        var host: String
+        var port: Int
+    }
+
+    /// Why a connection failed, before it is given a URL.
+    enum Failure: Error {
+        case timeout
+        case connection(String)
+        case tls(String)
+    }
+
+    let key: Key
+    private let fd: Int32
+    private var ssl: OpaquePointer?
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    private(set) var isBroken = false
+
+    /// Connects (through `proxy` for https when given) and completes the TLS handshake.
+    init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(Failure) {
+        self.key = key
+        let target = proxy.map { ($0.host, $0.port) } ?? (key.host, key.port)
+        fd = try Self.connect(host: target.0, port: target.1, deadline: deadline)
+        do throws(Failure) {
+            if let proxy { try tunnel(through: proxy, deadline: deadline) }
+            if key.scheme == "https" {
+                guard let tls else { throw Failure.tls("no TLS context") }
+                try handshake(context: tls, deadline: deadline)
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let ssl {
+            SSL_free(ssl)
+            self.ssl = nil
+        }
+        if fd >= 0 { Glibc.close(fd) }
+        isBroken = true
+    }
+
+    // MARK: - Connecting
+
+    private static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) throws(Failure) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw .connection("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = "no address"
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+            guard fd >= 0 else { lastError = String(cString: strerror(errno)); continue }
+            // Non-blocking connect, so the connect timeout holds; then blocking with timeouts.
+            let flags = fcntl(fd, F_GETFL)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            var result = Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            if result != 0, errno == EINPROGRESS {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&descriptor, 1, Self.milliseconds(until: deadline))
+                if ready == 0 {
+                    Glibc.close(fd)
+                    throw .timeout
+                }
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                result = ready > 0 && error == 0 ? 0 : -1
+                if error != 0 { errno = error }
+            }
+            guard result == 0 else {
+                lastError = String(cString: strerror(errno))
+                Glibc.close(fd)
+                continue
+            }
+            _ = fcntl(fd, F_SETFL, flags)
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            return fd
+        }
+        throw .connection("cannot connect to \(host):\(port): \(lastError)")
+    }
+
+    private func tunnel(through proxy: ProxySettings.Proxy, deadline: ContinuousClock.Instant) throws(Failure) {
+        var request = "CONNECT \(key.host):\(key.port) HTTP/1.1\r\nHost: \(key.host):\(key.port)\r\n"
+        if let authorization = proxy.authorization { request += "Proxy-Authorization: \(authorization)\r\n" }
+        request += "\r\n"
+        try write(Array(request.utf8), deadline: deadline)
+        let head = try readHead(deadline: deadline)
+        guard let status = head.first.flatMap(HTTPConnection.status(ofStatusLine:)), (200..<300).contains(status) else {
+            throw .connection("the proxy \(proxy.host):\(proxy.port) refused the tunnel: \(head.first ?? "no answer")")
+        }
+    }
+
+    private func handshake(context: OpaquePointer, deadline: ContinuousClock.Instant) throws(Failure) {
+        guard let ssl = SSL_new(context) else { throw .tls(Self.tlsError() ?? "SSL_new failed") }
+        self.ssl = ssl
+        let isAddress = Self.isAddressLiteral(key.host)
+        if !isAddress { _ = gpstrackd_tls_set_server_name(ssl, key.host) }
+        guard gpstrackd_tls_expect_host(ssl, key.host, isAddress ? 1 : 0) == 1 else { throw .tls("cannot check the name \(key.host)") }
+        SSL_set_fd(ssl, fd)
+        try setTimeouts(deadline)
+        if SSL_connect(ssl) != 1 {
+            let verify = SSL_get_verify_result(ssl)
+            if verify != X509_V_OK {
+                throw .tls("the server's certificate did not verify: \(String(cString: X509_verify_cert_error_string(verify)))")
+            }
+            if errno == EAGAIN || errno == EWOULDBLOCK { throw .timeout }
+            throw .tls(Self.tlsError() ?? "handshake failed")
+        }
+    }
+
+    // MARK: - I/O
+
+    /// Writes everything or fails.
+    func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            try setTimeouts(deadline)
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                let start = raw.baseAddress! + offset
+                if let ssl { return Int(SSL_write(ssl, start, Int32(min(raw.count - offset, Int(Int32.max))))) }
+                return send(fd, start, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else { throw failure(reading: false) }
+            offset += count
+        }
+    }
+
+    /// Up to `limit` bytes already received or newly read; empty at the end of the stream.
+    func read(upTo limit: Int, deadline: ContinuousClock.Instant) throws(Failure) -> ArraySlice<UInt8> {
+        if bufferStart < buffer.count {
+            let end = min(buffer.count, bufferStart + limit)
+            defer { bufferStart = end }
+            return buffer[bufferStart..<end]
+        }
+        try setTimeouts(deadline)
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { raw -> Int in
+            if let ssl { return Int(SSL_read(ssl, raw.baseAddress, Int32(raw.count))) }
+            return recv(fd, raw.baseAddress, raw.count, 0)
+        }
+        if count == 0 { return [] }
+        guard count > 0 else {
+            if let ssl, SSL_get_error(ssl, Int32(count)) == SSL_ERROR_ZERO_RETURN { return [] }
+            throw failure(reading: true)
+        }
+        buffer = Array(chunk[0..<count])
+        bufferStart = min(count, limit)
+        return buffer[0..<bufferStart]
+    }
+
+    /// The header lines up to the empty line (the status line first), without line ends.
+    func readHead(deadline: ContinuousClock.Instant) throws(Failure) -> [String] {
+        var head: [UInt8] = []
+        while true {
+            let bytes = try read(upTo: 65_536, deadline: deadline)
+            guard !bytes.isEmpty else {
+                throw .connection(head.isEmpty ? "the connection closed before an answer" : "the connection closed mid-answer")
+            }
+            var index = max(0, head.count - 3)
+            head.append(contentsOf: bytes)
+            while index + 3 < head.count {
+                if head[index] == 13, head[index + 1] == 10, head[index + 2] == 13, head[index + 3] == 10 {
+                    unread(head[(index + 4)...])
+                    return String(decoding: head[..<index], as: UTF8.self)
+                        .split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+                }
+                index += 1
+            }
+            guard head.count < 65_536 else { throw .connection("response headers over 64 KiB") }
+        }
+    }
+
+    /// Puts bytes read past the headers back in front of the buffer.
+    private func unread(_ bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        buffer = Array(bytes) + buffer[bufferStart...]
+        bufferStart = 0
+    }
+
+    static func status(ofStatusLine line: String) -> Int? {
+        let parts = line.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
+        return Int(parts[1])
+    }
+
+    private func setTimeouts(_ deadline: ContinuousClock.Instant) throws(Failure) {
+        let milliseconds = Self.milliseconds(until: deadline)
+        guard milliseconds > 0 else { throw .timeout }
+        var time = timeval(tv_sec: Int(milliseconds / 1000), tv_usec: suseconds_t(milliseconds % 1000) * 1000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    private func failure(reading: Bool) -> Failure {
+        isBroken = true
+        let code = errno
+        if code == EAGAIN || code == EWOULDBLOCK { return .timeout }
+        if ssl != nil, let text = Self.tlsError() { return .tls(text) }
+        return .connection((reading ? "receiving: " : "sending: ") + String(cString: strerror(code)))
+    }
+
+    private static func tlsError() -> String? {
+        var text = [CChar](repeating: 0, count: 256)
+        return gpstrackd_tls_error(&text, text.count).map { String(cString: $0) }
+    }
+
+    static func isAddressLiteral(_ host: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
+    }
+
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let (seconds, attoseconds) = (deadline - .now).components
+        let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, total))
+    }
+}

@@ -1,0 +1,110 @@
+import AWSLocation
+import Foundation
+import Testing
+import TrackingCore
+
+/// The HTTP transport over TLS against the emulator serving https with a test certificate:
+/// verification refuses what it must, and a CONNECT proxy carries the tunnel.
+@Suite struct SocketTransportTests {
+    /// A self-signed certificate (its own CA) for `names` (e.g. `DNS:localhost,IP:127.0.0.2`).
+    static func certificate(_ directory: URL, _ label: String, names: String) async throws -> (certificate: String, key: String) {
+        let certificate = directory.appendingPathComponent("\(label).pem").path
+        let key = directory.appendingPathComponent("\(label).key").path
+        let child = try ChildProcess("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+            "-subj", "/CN=gpstrackd test", "-addext", "subjectAltName=\(names)",
+        ], directory: directory, name: "openssl-\(label)")
+        #expect(await child.waitForExit(timeout: 30))
+        #expect(child.terminationStatus == 0, "\(child.stderr)")
+        return (certificate, key)
+    }
+
+    static let update = DevicePositionUpdate(
+        deviceID: "tls-truck",
+        location: Location(time: FixTime(iso8601: "2026-11-30T08:00:00Z")!, mode: .threeD, latitude: 52.5, longitude: 13.4,
+                           horizontalAccuracy: 3)!,
+        properties: [])
+
+    @Test func verifiesTheServerAndUploadsOverTLS() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted)
+        defer { emulator.stop() }
+        #expect(emulator.endpoint.description.hasPrefix("https://localhost:"))
+
+        // The system's trust store does not know the test certificate: refused, and said why.
+        let untrusting = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                       credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
+        do {
+            _ = try await untrusting.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
+            Issue.record("an untrusted certificate was accepted")
+        } catch {
+            #expect("\(error)".contains("certificate did not verify"), "\(error)")
+            #expect("\(error)".contains("self-signed"), "\(error)")
+        }
+
+        // Trusting it (a private CA): the update goes, and reads back over the same TLS.
+        let transport = SocketTransport(configuration: .init(caFile: trusted.certificate))
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        #expect(try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update]).isEmpty)
+        let latest = try await client.getDevicePosition(tracker: "fleet", device: "tls-truck")
+        #expect(latest.latitude == 52.5 && latest.longitude == 13.4 && latest.sampleTime == Self.update.sampleTime)
+    }
+
+    @Test func refusesACertificateForAnotherName() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls-name")
+        let other = try await Self.certificate(directory, "other", names: "DNS:tracker.example.com")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: other)
+        defer { emulator.stop() }
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials),
+                                   transport: SocketTransport(configuration: .init(caFile: other.certificate)))
+        do {
+            _ = try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
+            Issue.record("a certificate for another host name was accepted")
+        } catch {
+            #expect("\(error)".contains("certificate did not verify") && "\(error)".contains("hostname mismatch"), "\(error)")
+        }
+    }
+
+    @Test func tunnelsThroughTheHTTPSProxyUnlessNoProxySaysOtherwise() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-proxy")
+        // 127.0.0.2 is loopback too, but not one of the names that always go direct.
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.2")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted)
+        defer { emulator.stop() }
+        let script = URL(fileURLWithPath: TrackerEmulator.script).deletingLastPathComponent().appendingPathComponent("connect_proxy.py").path
+        let proxy = try ChildProcess("/usr/bin/env", ["python3", script], directory: directory, name: "proxy")
+        defer { proxy.terminate() }
+        #expect(await ChildProcess.waitUntil(timeout: 10) { proxy.stdout.contains("listening on") })
+        let proxyPort = try #require(proxy.stdoutLines.first?.split(separator: " ").last.flatMap { Int($0) })
+        let endpoint = try ServiceEndpoint("https://127.0.0.2:\(emulator.endpoint.port ?? 0)")
+
+        let transport = SocketTransport(
+            configuration: .init(caFile: trusted.certificate),
+            environment: ["HTTPS_PROXY": "http://fleet%40box:s3cret@127.0.0.1:\(proxyPort)"])
+        let client = TrackerClient(region: "eu-west-1", endpoint: endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        #expect(try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update]).isEmpty)
+        #expect(await ChildProcess.waitUntil(timeout: 5) { proxy.stdoutLines.count >= 3 })
+        #expect(proxy.stdoutLines.dropFirst().first == "CONNECT 127.0.0.2:\(emulator.endpoint.port ?? 0) HTTP/1.1")
+        // "fleet@box:s3cret" in base64.
+        #expect(proxy.stdoutLines.dropFirst(2).first == "Proxy-Authorization: Basic ZmxlZXRAYm94OnMzY3JldA==")
+
+        let direct = SocketTransport(
+            configuration: .init(caFile: trusted.certificate),
+            environment: ["HTTPS_PROXY": "http://127.0.0.1:\(proxyPort)", "NO_PROXY": "example.com, 127.0.0.2"])
+        let directClient = TrackerClient(region: "eu-west-1", endpoint: endpoint,
+                                         credentials: StaticCredentialProvider(emulator.staticCredentials), transport: direct)
+        // The emulator listens on 127.0.0.1 only: going direct to 127.0.0.2 is refused, where the
+        // proxy (which tunnels to 127.0.0.1) would have carried the request.
+        do {
+            _ = try await directClient.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
+            Issue.record("the request went through the proxy despite NO_PROXY")
+        } catch {
+            #expect("\(error)".contains("cannot connect to 127.0.0.2:\(emulator.endpoint.port ?? 0)"), "\(error)")
+        }
+        #expect(proxy.stdoutLines.count == 3, "NO_PROXY: no second tunnel")
+    }
+}
