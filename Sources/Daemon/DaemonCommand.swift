@@ -68,8 +68,8 @@ public struct DaemonCommand: Sendable {
         }
 
         let repeated = RepeatedWarnings()
-        let live = LiveState()
-        let stage = FilterStage(configuration: c.filter, live: live, logger: logger)
+        let stage = FilterStage(configuration: c.filter, logger: logger)
+        let live = LiveState(stage: stage)
         let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)))) {
             stage.process($0)
             return false
@@ -231,32 +231,4 @@ final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     var isSet: Bool { value.load(ordering: .acquiring) }
     func set() { value.store(true, ordering: .releasing) }
-}
-
-/// The reader's side of the status: connection and last fix, and the filter's counters.
-final class LiveState: Sendable {
-    struct Snapshot {
-        var connected = false
-        var lastFix: Location?
-        var filter = FilterChain.Counters()
-    }
-
-    private let value = Mutex(Snapshot())
-
-    var snapshot: Snapshot { value.withLock { $0 } }
-
-    func record(_ event: ReaderEvent) {
-        value.withLock { s in
-            switch event {
-            case .connected, .dataResumed: s.connected = true
-            case .disconnected, .unreachable: s.connected = false
-            case let .location(location): s.lastFix = location
-            default: break
-            }
-        }
-    }
-
-    func update(filter: FilterChain.Counters) {
-        value.withLock { $0.filter = filter }
-    }
 }

@@ -10,6 +10,7 @@ final class FilterStage: Sendable {
     private struct State {
         var chain: FilterChain
         var episodes = RejectionEpisodes()
+        var lastFix: Location?
         var finished = false
     }
 
@@ -18,29 +19,26 @@ final class FilterStage: Sendable {
 
     private let continuation: AsyncStream<KeptLocation>.Continuation
     private let state: Mutex<State>
-    private let live: LiveState
     private let logger: Logger
 
-    init(configuration: FilterConfiguration, live: LiveState, logger: Logger) {
+    init(configuration: FilterConfiguration, logger: Logger) {
         state = Mutex(State(chain: FilterChain(configuration: configuration)))
         // Unbounded: kept positions are few, and none may be lost while the spool is busy.
         (kept, continuation) = AsyncStream.makeStream(of: KeptLocation.self, bufferingPolicy: .unbounded)
-        self.live = live
         self.logger = logger
     }
 
-    /// Filters one fix (on the reader thread).
+    /// Filters one fix (on the reader thread): one lock, no copies of the counters.
     func process(_ location: Location) {
-        live.record(.location(location))
         let clock = SystemClockStatus.read()
-        let (kept, message, counters) = state.withLock { s -> ([KeptLocation], (LogLevel, String)?, FilterChain.Counters) in
-            guard !s.finished else { return ([], nil, s.chain.counters) }
+        let (kept, message) = state.withLock { s -> ([KeptLocation], (LogLevel, String)?) in
+            s.lastFix = location
+            guard !s.finished else { return ([], nil) }
             let decision = s.chain.process(location, clock: clock)
             let message = s.episodes.record(decision.rejection, location, configuration: s.chain.configuration, clock: clock)
-            return (decision.kept, message, s.chain.counters)
+            return (decision.kept, message)
         }
         if let (level, text) = message { logger.log(level, text) }
-        live.update(filter: counters)
         for position in kept { continuation.yield(position) }
     }
 
@@ -50,6 +48,11 @@ final class FilterStage: Sendable {
     }
 
     var counters: FilterChain.Counters { state.withLock { $0.chain.counters } }
+
+    /// The newest fix from gpsd (kept or not) and the filter's counters, for status.
+    var progress: (lastFix: Location?, counters: FilterChain.Counters) {
+        state.withLock { ($0.lastFix, $0.chain.counters) }
+    }
 
     /// End of input: the position held back for the track's shape is kept, and `kept` finishes.
     func finish() {
