@@ -79,12 +79,15 @@ public struct DaemonCommand: Sendable {
             reader.stop()
         }
         let stopping = Flag()
+        let fileWakeup = Wakeup()
         let uploadTask = Task { [uploader, fileSink] in
             if let uploader { await uploader.run() }
             if let fileSink {
+                // Kept positions reach the file every upload-interval: one fsync per interval rather
+                // than one a second; they are durable in the spool meanwhile.
                 while !stopping.isSet {
                     do { try await fileSink.drain() } catch { repeated.log("file-sink", "file sink: \(error)", level: .error, to: logger) }
-                    try? await Task.sleep(for: .seconds(1))
+                    await fileWakeup.wait(upTo: .milliseconds(Int64(max(0.1, c.uploadInterval) * 1000)))
                 }
             }
         }
@@ -201,6 +204,7 @@ public struct DaemonCommand: Sendable {
         stage.finish()
         let failed = await storing.value
         stopping.set()
+        fileWakeup.signal()
         uploader?.stop()
         await uploadTask.value
         if let fileSink { _ = try? await fileSink.drain() }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Wakes a waiting loop early: `signal()` from anywhere, `wait(upTo:)` in the one loop that waits.
 /// Signals coalesce; one pending signal is kept for the next wait.
-final class Wakeup: Sendable {
+public final class Wakeup: Sendable {
     private struct State {
         var pending = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -11,7 +11,9 @@ final class Wakeup: Sendable {
 
     private let state = Mutex(State())
 
-    func signal() {
+    public init() {}
+
+    public func signal() {
         let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
             if let waiter = s.waiter {
                 s.waiter = nil
@@ -24,7 +26,7 @@ final class Wakeup: Sendable {
     }
 
     /// Returns after `duration`, or as soon as a signal arrives (at once if one is pending).
-    func wait(upTo duration: Duration) async {
+    public func wait(upTo duration: Duration) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let generation = state.withLock { s -> Int? in
                 if s.pending {
