@@ -45,7 +45,7 @@ struct ProxySettings: Sendable, Equatable {
         if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
         var authorization: String?
         if let at = rest.lastIndex(of: "@") {
-            authorization = "Basic " + Base64.encode(Array(PercentDecoding.decode(rest[..<at]).utf8))
+            authorization = "Basic " + Base64.encode(Array(SigV4Signer.percentDecode(String(rest[..<at])).utf8))
             rest = rest[rest.index(after: at)...]
         }
         var host = rest
