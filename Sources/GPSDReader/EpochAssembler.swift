@@ -141,6 +141,11 @@ public struct EpochAssembler: Sendable {
         return emitPending()
     }
 
+    /// When the pending epoch will have been quiet long enough to flush; nil with none pending.
+    public var quietDeadline: ContinuousClock.Instant? {
+        pending.map { $0.lastSeen + epochQuietTime }
+    }
+
     /// Emits the pending epoch now (on disconnect or stop).
     public mutating func flush() -> Location? {
         emitPending()

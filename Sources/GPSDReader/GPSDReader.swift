@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import TrackingCore
 
@@ -23,7 +24,9 @@ public final class GPSDReader: Sendable {
         public var noDataTimeout: Duration
         public var initialBackoff: Duration
         public var maxBackoff: Duration
-        /// How long one wait for data lasts; bounds the time to notice `stop()`.
+        /// How long one wait for data lasts at most: how often a quiet epoch is flushed and the
+        /// loop shows the watchdog it is alive. `stop()` cuts a wait short. Each wait that ends
+        /// without data is a wake-up a small box pays for, so it is not short.
         public var pollInterval: Duration
         /// Events buffered for a slow consumer before the oldest are dropped.
         public var bufferSize: Int
@@ -36,7 +39,7 @@ public final class GPSDReader: Sendable {
             noDataTimeout: Duration = .seconds(10),
             initialBackoff: Duration = .seconds(1),
             maxBackoff: Duration = .seconds(30),
-            pollInterval: Duration = .milliseconds(100),
+            pollInterval: Duration = .seconds(1),
             bufferSize: Int = 4096,
             headingMaxAge: Duration = .seconds(1),
             epochQuietTime: Duration = .milliseconds(1500)
@@ -76,6 +79,8 @@ public final class GPSDReader: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let counters = Mutex(ReaderStatistics())
+    /// The socket of the session being read, so that `stop()` can end a wait on it at once.
+    private let activeSocket = Mutex<Int32?>(nil)
     private let tick = Atomic<Int64>(0)
     private let created = ContinuousClock.now
 
@@ -112,9 +117,14 @@ public final class GPSDReader: Sendable {
     }
 
     /// Asks the reader to stop; it flushes the epoch in hand, then `events` finishes.
-    /// Returns at once; the thread notices within `pollInterval`.
+    /// Returns at once; a wait for data or a backoff pause ends at once.
     public func stop() {
         guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Shutting the socket down wakes the reader from its wait; the descriptor stays open
+        // (the reader closes it), so it cannot be another file's by then.
+        activeSocket.withLock { socket in
+            if let socket { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+        }
         wakeUp.signal()
         if !started.load(ordering: .acquiring) { continuation.finish() }
     }
@@ -153,7 +163,9 @@ public final class GPSDReader: Sendable {
                 emit(.connected(configuration.endpoint))
                 link = .connected
             }
-            let end = read(session, assembler: &assembler, fixState: &fixState, link: &link)
+            activeSocket.withLock { $0 = session.socket }
+            let end = isStopping ? .stopped : read(session, assembler: &assembler, fixState: &fixState, link: &link)
+            activeSocket.withLock { $0 = nil }
             if let location = assembler.flush() { deliver(location, fixState: &fixState) }
             publish(assembler)
             switch end {
@@ -180,7 +192,7 @@ public final class GPSDReader: Sendable {
     ) -> SessionEnd {
         let clock = ContinuousClock()
         var lastTPV = clock.now
-        let waitMicroseconds = Int32(max(1, configuration.pollInterval.microseconds))
+        let waitMicroseconds = Int32(clamping: max(1, configuration.pollInterval.microseconds))
         while true {
             if isStopping { return .stopped }
             markLoop()
@@ -192,11 +204,18 @@ public final class GPSDReader: Sendable {
             if now - lastTPV >= configuration.noDataTimeout { return .silent }
             // One wait per message, as libgps intends: it answers at once, without a system call,
             // while a complete line is still in its buffer.
-            guard session.waitForData(microseconds: waitMicroseconds) else { continue }
+            // Wait no longer than until the epoch in hand is due, so that the last fix before a
+            // silence still comes out `epochQuietTime` after it arrived.
+            var wait = waitMicroseconds
+            if let due = assembler.quietDeadline {
+                wait = Int32(clamping: min(Int64(wait), max(1, (due - now).microseconds + 1000)))
+            }
+            guard session.waitForData(microseconds: wait) else { continue }
             switch session.read() {
             case .incomplete:
                 continue
             case let .disconnected(reason):
+                if isStopping { return .stopped }
                 return .lost(.connectionLost(endpoint: session.endpoint, reason: reason))
             case let .report(report):
                 let at = clock.now

@@ -49,6 +49,9 @@ final class GPSDSession {
         message.deallocate()
     }
 
+    /// The connection's socket (owned by libgps, closed with the session).
+    var socket: Int32 { Int32(data.pointee.gps_fd) }
+
     /// Waits up to `microseconds` for data; true when a read will not block.
     func waitForData(microseconds: Int32) -> Bool {
         gps_waiting(data, microseconds)

@@ -58,6 +58,31 @@ import TrackingCore
         #expect(reader.statistics.locations == 6)
     }
 
+    @Test func stopEndsALongWaitForDataAtOnce() async throws {
+        let peer = ScriptedGPSD(sessions: [.init(lines: [Self.tpv("01.000")], closeAfter: false)])
+        defer { peer.stop() }
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port), noDataTimeout: .seconds(60),
+            pollInterval: .seconds(5), epochQuietTime: .milliseconds(300)))
+        reader.start()
+        let clock = ContinuousClock()
+        var stoppedAt: ContinuousClock.Instant?
+        var events: [ReaderEvent] = []
+        for await event in reader.events {
+            events.append(event)
+            if case .location = event, stoppedAt == nil {
+                // The reader is now in a 5 s wait on a silent connection.
+                try await Task.sleep(for: .milliseconds(200))
+                stoppedAt = clock.now
+                reader.stop()
+            }
+        }
+        let took = clock.now - (stoppedAt ?? clock.now)
+        #expect(stoppedAt != nil, "\(events)")
+        #expect(took < .seconds(2), "stop() waited for the poll interval: \(took)")
+        #expect(!events.contains { if case .disconnected = $0 { true } else { false } }, "a requested stop is not a lost connection")
+    }
+
     @Test func countsAndSkipsBadInputAndReconnectsAfterAClose() async throws {
         let peer = ScriptedGPSD(sessions: [
             .init(lines: [
@@ -132,6 +157,9 @@ import TrackingCore
             return
         }
         #expect(error.description.contains("cannot connect to gpsd at 127.0.0.1:\(closedPort)"))
-        #expect(elapsed < .seconds(3), "stop() must cut the backoff sleep short")
+        // 2 s of collecting, then stop(): the backoff (doubling toward 30 s) must not be waited out.
+        // The margin is wide because this test's tasks share two cooperative threads with the
+        // whole suite, which starts dozens of processes in its first seconds.
+        #expect(elapsed < .seconds(5), "stop() must cut the backoff sleep short")
     }
 }
