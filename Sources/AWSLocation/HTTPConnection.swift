@@ -19,7 +19,7 @@ final class HTTPConnection {
     }
 
     let key: Key
-    private let fd: Int32
+    private var fd: Int32
     private var ssl: OpaquePointer?
     private var buffer: [UInt8] = []
     private var bufferStart = 0
@@ -44,12 +44,16 @@ final class HTTPConnection {
 
     deinit { close() }
 
+    /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
     func close() {
         if let ssl {
             SSL_free(ssl)
             self.ssl = nil
         }
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
         isBroken = true
     }
 
