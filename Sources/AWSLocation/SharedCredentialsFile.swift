@@ -1,4 +1,5 @@
 import Glibc
+import TrackingCore
 
 /// The AWS shared credentials file format (`~/.aws/credentials`, and the systemd credential
 /// `aws-credentials`): `[profile]` sections of `key = value` lines.
@@ -11,20 +12,12 @@ public struct SharedCredentialsFile: Sendable, Equatable {
     /// Reads and parses `path`; `nil` when the file does not exist.
     public static func load(_ path: String) throws(CredentialError) -> SharedCredentialsFile? {
         guard access(path, F_OK) == 0 else { return nil }
-        guard let file = fopen(path, "r") else {
+        guard let text = TextFile.read(path) else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
         }
         var info = stat()
         let exposed = stat(path, &info) == 0 && (info.st_mode & 0o077) != 0
-        return try parse(String(decoding: bytes, as: UTF8.self), path: path, isExposed: exposed)
+        return try parse(text, path: path, isExposed: exposed)
     }
 
     public static func parse(_ text: String, path: String, isExposed: Bool = false) throws(CredentialError) -> SharedCredentialsFile {

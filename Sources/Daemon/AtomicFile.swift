@@ -1,4 +1,5 @@
 import Glibc
+import TrackingCore
 
 /// Writes a file so that readers see the old or the new content, never a half-written one:
 /// a temporary file in the same directory, then rename(2).
@@ -17,16 +18,5 @@ enum AtomicFile {
     }
 
     /// The whole file, or `nil` when it cannot be opened (`errno` tells why).
-    static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func read(_ path: String) -> String? { TextFile.read(path) }
 }
