@@ -91,8 +91,8 @@ public struct DaemonCommand: Sendable {
                 }
             }
         }
-        let publish: @Sendable () async -> DaemonStatus = { [uploader, refreshing, credentialSource] in
-            let stats = try? await spool.statistics()
+        // The spool's statistics come from the caller, which often has them already.
+        let publish: @Sendable (SpoolStatistics?) async -> DaemonStatus = { [uploader, refreshing, credentialSource] stats in
             let expires = await refreshing?.expiration
             let upload = uploader?.statistics
             let snapshot = live.snapshot
@@ -109,8 +109,8 @@ public struct DaemonCommand: Sendable {
                 credentials: .init(source: credentialSource, expires: expires?.iso8601))
         }
         let statusPath = c.stateDirectory + "/status.json"
-        let writeStatus: @Sendable () async -> Void = {
-            let status = await publish()
+        let writeStatus: @Sendable (SpoolStatistics?) async -> Void = { stats in
+            let status = await publish(stats)
             _ = AtomicFile.write(status.json() + "\n", to: statusPath)
             if let metrics = c.metricsFile { _ = AtomicFile.write(status.metrics, to: metrics) }
         }
@@ -148,7 +148,7 @@ public struct DaemonCommand: Sendable {
         }
         let usr1 = SignalSource([SIGUSR1]) { _ in
             Task {
-                let status = await publish()
+                let status = await publish(try? await spool.statistics())
                 logger.notice("status: " + status.summary.split(separator: "\n").joined(separator: "; "))
             }
         }
@@ -173,7 +173,7 @@ public struct DaemonCommand: Sendable {
                 if !readerAlive || !uploaderAlive {
                     repeated.log("watchdog", "a loop stopped going round (reader \(readerAlive ? "alive" : "stuck"), uploader \(uploaderAlive ? "alive" : "stuck")); withholding the watchdog ping", level: .error, to: logger)
                 }
-                await writeStatus()
+                await writeStatus(stats)
                 if ContinuousClock.now - lastSummary >= .seconds(300) {
                     logger.info("summary: \(snapshot.filter.fixesIn) fixes in, \(snapshot.filter.keptTotal) kept, \(upload?.uploaded ?? 0) uploaded, \(stats?.queued ?? 0) queued")
                     lastSummary = .now
@@ -194,7 +194,7 @@ public struct DaemonCommand: Sendable {
             }
             return failed
         }
-        await writeStatus()
+        await writeStatus(try? await spool.statistics())
         // Locations are filtered on the reader's thread (`stage`); the other events come here.
         for await event in reader.events {
             live.record(event)
@@ -210,7 +210,7 @@ public struct DaemonCommand: Sendable {
         if let fileSink { _ = try? await fileSink.drain() }
         housekeeping.cancel()
         live.record(.disconnected(.connectionLost(endpoint: c.gpsd, reason: "stopped")))
-        await writeStatus()
+        await writeStatus(try? await spool.statistics())
         withExtendedLifetime(signals) {}
         withExtendedLifetime(usr1) {}
         withExtendedLifetime(hup) {}
