@@ -100,11 +100,13 @@ public final class Spool: Sendable {
 
     /// The tracker accepted these rows: delete them.
     public func ack(_ ids: [Int64]) async throws(SpoolError) {
+        if ids.isEmpty { return }
         try await run { store throws(SpoolError) in try store.ack(ids) }
     }
 
     /// These rows could not be sent: back into the queue.
     public func release(_ ids: [Int64]) async {
+        if ids.isEmpty { return }
         _ = try? await run { store throws(SpoolError) in store.release(ids) }
     }
 
