@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TrackingCore
 
 /// The durable offline queue between the filter and the uploader: every kept position goes
@@ -52,13 +53,19 @@ public final class Spool: Sendable {
     public let path: String
     private let queue: DispatchQueue
     private let store: StoreBox
+    private let unsentCount: Atomic<Int>
 
     private init(configuration: Configuration, store: SpoolStore, queue: DispatchQueue) {
         self.configuration = configuration
         self.path = store.path
         self.queue = queue
         self.store = StoreBox(store)
+        unsentCount = Atomic(store.unsent)
     }
+
+    /// Positions queued and not handed out by `peek`, as of the last operation that finished; read
+    /// without a trip to the spool's queue, so that an idle uploader need not ask SQLite.
+    public var unsent: Int { unsentCount.load(ordering: .acquiring) }
 
     /// Opens (creating, migrating or replacing an unreadable file as needed) the spool.
     public static func open(
@@ -127,12 +134,15 @@ public final class Spool: Sendable {
     private func run<T: Sendable>(_ body: @escaping @Sendable (SpoolStore) throws(SpoolError) -> T) async throws(SpoolError) -> T {
         let store = self.store
         let result: Result<T, SpoolError> = await withCheckedContinuation { continuation in
-            queue.async {
+            queue.async { [self] in
+                let result: Result<T, SpoolError>
                 do throws(SpoolError) {
-                    continuation.resume(returning: .success(try body(store.value)))
+                    result = .success(try body(store.value))
                 } catch {
-                    continuation.resume(returning: .failure(error))
+                    result = .failure(error)
                 }
+                unsentCount.store(store.value.unsent, ordering: .releasing)
+                continuation.resume(returning: result)
             }
         }
         return try result.get()

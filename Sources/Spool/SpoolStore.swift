@@ -11,6 +11,8 @@ final class SpoolStore {
     private let events: @Sendable (SpoolEvent) -> Void
     private(set) var queued = 0
     private(set) var inFlight = Set<Int64>()
+    /// Queued and not in flight.
+    var unsent: Int { max(0, queued - inFlight.count) }
     private(set) var evictions: Int64 = 0
     private var appendsSinceSizeCheck = 0
 

@@ -142,6 +142,11 @@ public final class Uploader: Sendable {
                 await wakeup.wait(upTo: .seconds(1))
                 continue
             }
+            if spool.unsent == 0 {
+                state.withLock { $0.pendingDue = nil }
+                await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
+                continue
+            }
             // A token first, so that no batch waits in flight for one.
             if let wait = bucket.withLock({ $0.take(at: clock.now) }) {
                 try? await Task.sleep(for: wait)
@@ -195,11 +200,14 @@ public final class Uploader: Sendable {
             s.nextTask += 1
             s.tasks[id] = Task { [self] in
                 await send(rows, tokenTaken: true)
-                state.withLock { s in
+                let wasFull = state.withLock { s -> Bool in
                     s.active -= 1
                     s.tasks[id] = nil
+                    return s.active + 1 >= configuration.maxInFlight
                 }
-                wakeup.signal()
+                // The loop waits for new positions on its own; it needs waking only for a free slot,
+                // rows back in the queue (or still there), or a stop.
+                if wasFull || spool.unsent > 0 || isStopping { wakeup.signal() }
             }
         }
     }

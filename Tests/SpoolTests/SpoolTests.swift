@@ -43,6 +43,26 @@ import TrackingCore
         #expect(again.map(\.location.time) == (10..<25).map { Self.location($0).time }, "released rows come back in order")
     }
 
+    @Test func countsWhatIsQueuedAndNotHandedOut() async throws {
+        let directory = Self.directory()
+        do {
+            let spool = try await Spool.open(.init(directory: directory))
+            #expect(spool.unsent == 0)
+            for n in 0..<12 { try await spool.append(Self.location(n)) }
+            #expect(spool.unsent == 12)
+            let batch = try await spool.peek(limit: 10)
+            #expect(spool.unsent == 2, "rows in flight are not counted")
+            await spool.release(batch[5...].map(\.id))
+            #expect(spool.unsent == 7, "released rows count again")
+            try await spool.ack(batch[..<5].map(\.id))
+            #expect(spool.unsent == 7)
+            try await spool.reject(try await spool.peek(limit: 3).map(\.id), code: "ValidationException", message: "bad")
+            #expect(spool.unsent == 4)
+        }
+        let reopened = try await Spool.open(.init(directory: directory))
+        #expect(reopened.unsent == 4, "counted from the database on open")
+    }
+
     @Test func keepsEverythingAcrossReopen() async throws {
         let directory = Self.directory()
         do {
