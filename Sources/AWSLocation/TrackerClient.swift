@@ -32,11 +32,10 @@ public struct TrackerClient: Sendable {
         let response = try await send(
             "POST", path: "/tracking/v0/trackers/\(Self.segment(tracker))/positions", body: body,
             operation: "BatchUpdateDevicePosition", tracker: tracker)
-        let decoded = TrackerWire.decode(TrackerWire.BatchResponse.self, from: response.body)
-        return (decoded?.Errors ?? []).map { item in
+        return (TrackerWire.batchErrors(from: response.body) ?? []).map { item in
             BatchItemError(
                 deviceID: item.DeviceId ?? "", sampleTime: item.SampleTime.flatMap(FixTime.init(iso8601:)),
-                code: item.Error?.Code ?? "Unknown", message: item.Error?.Message ?? "")
+                code: item.Code ?? "Unknown", message: item.Message ?? "")
         }
     }
 

@@ -41,19 +41,28 @@ enum TrackerWire {
         }
     }
 
-    struct BatchResponse: Decodable {
-        var Errors: [ItemError]?
-    }
-
-    struct ItemError: Decodable {
+    /// One entry of a BatchUpdateDevicePosition response's `Errors`.
+    struct ItemError: Equatable {
         var DeviceId: String?
         var SampleTime: String?
-        var Error: ErrorBody?
-    }
-
-    struct ErrorBody: Decodable {
         var Code: String?
         var Message: String?
+    }
+
+    /// The `Errors` of a BatchUpdateDevicePosition response (read from the parsed document: the
+    /// answer to every upload, so it skips the Codable machinery); nil when the body is not a JSON
+    /// object. Entries that are not objects are skipped, missing fields are nil.
+    static func batchErrors(from body: [UInt8]) -> [ItemError]? {
+        guard case let .object(members)? = try? JSONValue.parse(body) else { return nil }
+        guard case let .array(items)? = members["Errors"] else { return [] }
+        return items.compactMap { item -> ItemError? in
+            guard case let .object(fields) = item else { return nil }
+            var error: [String: JSONValue] = [:]
+            if case let .object(body)? = fields["Error"] { error = body }
+            return ItemError(
+                DeviceId: fields["DeviceId"]?.stringValue, SampleTime: fields["SampleTime"]?.stringValue,
+                Code: error["Code"]?.stringValue, Message: error["Message"]?.stringValue)
+        }
     }
 
     struct HistoryRequest: Encodable {
@@ -98,5 +107,12 @@ enum TrackerWire {
 
     static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) -> T? {
         try? JSONCoder.decode(type, from: body)
+    }
+}
+
+private extension JSONValue {
+    var stringValue: String? {
+        if case let .string(text) = self { return text }
+        return nil
     }
 }

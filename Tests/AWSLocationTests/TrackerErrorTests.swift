@@ -81,4 +81,19 @@ import TrackingCore
         let body = String(decoding: TrackerWire.BatchRequest(Updates: [.init(update)]).body, as: UTF8.self)
         #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.35"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
     }
+
+    @Test func readsTheItemErrorsOfABatchResponse() {
+        let body = Array(#"""
+            {"Errors":[{"DeviceId":"truck-7","SampleTime":"2026-11-30T08:00:01.250Z","Error":{"Code":"ValidationException","Message":"bad position"}},
+            "not an object", {"DeviceId":"truck-8"}]}
+            """#.utf8)
+        #expect(TrackerWire.batchErrors(from: body) == [
+            .init(DeviceId: "truck-7", SampleTime: "2026-11-30T08:00:01.250Z", Code: "ValidationException", Message: "bad position"),
+            .init(DeviceId: "truck-8", SampleTime: nil, Code: nil, Message: nil),
+        ])
+        #expect(TrackerWire.batchErrors(from: Array(#"{"Errors":[]}"#.utf8)) == [])
+        #expect(TrackerWire.batchErrors(from: Array("{}".utf8)) == [], "no Errors: every update accepted")
+        #expect(TrackerWire.batchErrors(from: Array("<html>".utf8)) == nil)
+        #expect(TrackerWire.batchErrors(from: Array("[1]".utf8)) == nil)
+    }
 }
