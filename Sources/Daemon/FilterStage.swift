@@ -12,7 +12,13 @@ final class FilterStage: Sendable {
         var episodes = RejectionEpisodes()
         var lastFix: Location?
         var finished = false
+        /// The kernel's synchronization flag, asked at most every `clockCheckInterval` (one
+        /// adjtimex per fix would be one more system call per fix than reading it).
+        var synchronized = false
+        var clockCheckedAt: ContinuousClock.Instant?
     }
+
+    static let clockCheckInterval = Duration.seconds(10)
 
     /// Kept positions in order, for the task that stores them; finishes after `finish()`.
     let kept: AsyncStream<KeptLocation>
@@ -30,10 +36,16 @@ final class FilterStage: Sendable {
 
     /// Filters one fix (on the reader thread): one lock, no copies of the counters.
     func process(_ location: Location) {
-        let clock = SystemClockStatus.read()
+        let now = ContinuousClock.now
+        let wall = SystemClock.now()
         let (kept, message) = state.withLock { s -> ([KeptLocation], (LogLevel, String)?) in
             s.lastFix = location
             guard !s.finished else { return ([], nil) }
+            if s.clockCheckedAt.map({ now - $0 >= Self.clockCheckInterval }) ?? true {
+                s.synchronized = SystemClockStatus.read().synchronized
+                s.clockCheckedAt = now
+            }
+            let clock = ClockReading(now: wall, synchronized: s.synchronized)
             let decision = s.chain.process(location, clock: clock)
             let message = s.episodes.record(decision.rejection, location, configuration: s.chain.configuration, clock: clock)
             return (decision.kept, message)
