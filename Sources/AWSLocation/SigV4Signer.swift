@@ -15,7 +15,7 @@ public struct SigV4Signer: Sendable {
 
     /// Adds `X-Amz-Date`, `X-Amz-Security-Token` (for session credentials) and `Authorization`.
     /// Every header present is signed.
-    public func sign(_ request: inout HTTPRequest, credentials: Credentials, at time: FixTime) {
+    public func sign(_ request: inout HTTPRequest, credentials: Credentials, at time: FixTime, keys: SigningKeyCache? = nil) {
         let (date, stamp) = Self.timestamps(time)
         if request.header("host") == nil { request.headers.insert(("host", request.hostHeader), at: 0) }
         request.setHeader("X-Amz-Date", stamp)
@@ -25,7 +25,10 @@ public struct SigV4Signer: Sendable {
         let (canonical, signedHeaders) = canonicalRequest(request)
         let scope = "\(date)/\(region)/\(service)/aws4_request"
         let toSign = stringToSign(canonical, stamp: stamp, scope: scope)
-        let signature = Digest.hex(Digest.hmacSHA256(key: signingKey(secret: credentials.secretAccessKey, date: date), Array(toSign.utf8)))
+        let key = keys?.key(secret: credentials.secretAccessKey, date: date, region: region, service: service) {
+            signingKey(secret: credentials.secretAccessKey, date: date)
+        } ?? signingKey(secret: credentials.secretAccessKey, date: date)
+        let signature = Digest.hex(Digest.hmacSHA256(key: key, Array(toSign.utf8)))
         request.setHeader(
             "Authorization",
             "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)")

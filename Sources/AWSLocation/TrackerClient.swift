@@ -13,6 +13,7 @@ public struct TrackerClient: Sendable {
     private let credentials: any CredentialProvider
     private let transport: any HTTPTransport
     private let now: @Sendable () -> FixTime
+    private let signingKeys = SigningKeyCache()
 
     public init(
         region: String, endpoint: ServiceEndpoint? = nil, credentials: any CredentialProvider,
@@ -82,7 +83,7 @@ public struct TrackerClient: Sendable {
             var request = endpoint.request(
                 method: method, path: path,
                 headers: body.isEmpty && method == "GET" ? [] : [("Content-Type", "application/json")], body: body)
-            SigV4Signer(service: "geo", region: region).sign(&request, credentials: current, at: now())
+            SigV4Signer(service: "geo", region: region).sign(&request, credentials: current, at: now(), keys: signingKeys)
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)
