@@ -39,6 +39,12 @@ final class Database {
         }
     }
 
+    /// Runs one statement that returns no rows, prepared once and kept (for the statements every
+    /// operation runs: BEGIN, COMMIT, the synchronous switch).
+    func run(_ sql: String) throws(SpoolError) {
+        try statement(sql).run()
+    }
+
     /// A prepared statement, cached by its text.
     func statement(_ sql: String) throws(SpoolError) -> Statement {
         if let cached = statements[sql] {
@@ -63,13 +69,13 @@ final class Database {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws(SpoolError) -> T) throws(SpoolError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK")
             throw error
         }
     }

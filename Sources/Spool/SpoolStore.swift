@@ -14,6 +14,10 @@ final class SpoolStore {
     /// Queued and not in flight.
     var unsent: Int { max(0, queued - inFlight.count) }
     private(set) var evictions: Int64 = 0
+    // Built once: the statement cache is keyed by the text, and these run for every position.
+    private static let insertSQL =
+        "INSERT INTO positions (\(SpoolSchema.selectColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let peekSQL = "SELECT id, \(SpoolSchema.selectColumns) FROM positions ORDER BY id LIMIT ?"
     private var appendsSinceSizeCheck = 0
 
     init(configuration: Spool.Configuration, events: @escaping @Sendable (SpoolEvent) -> Void) throws(SpoolError) {
@@ -127,9 +131,7 @@ final class SpoolStore {
     }
 
     private func insert(_ l: Location, kept: KeepTrigger?) throws(SpoolError) {
-        let statement = try database.statement("""
-            INSERT INTO positions (\(SpoolSchema.selectColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try database.statement(Self.insertSQL)
         statement.bind(1, l.time.nanosecondsSince1970)
         statement.bind(2, Int64(l.mode.rawValue))
         statement.bind(3, l.latitude)
@@ -151,7 +153,7 @@ final class SpoolStore {
 
     func peek(limit: Int) throws(SpoolError) -> [SpooledPosition] {
         guard limit > 0 else { return [] }
-        let statement = try database.statement("SELECT id, \(SpoolSchema.selectColumns) FROM positions ORDER BY id LIMIT ?")
+        let statement = try database.statement(Self.peekSQL)
         statement.bind(1, Int64(limit + inFlight.count))
         defer { statement.reset() }
         var out: [SpooledPosition] = []
@@ -183,8 +185,8 @@ final class SpoolStore {
     /// newest acknowledgements (the position is then uploaded twice), never a position.
     func ack(_ ids: [Int64]) throws(SpoolError) {
         guard !ids.isEmpty else { return }
-        try database.execute("PRAGMA synchronous = NORMAL")
-        defer { try? database.execute("PRAGMA synchronous = FULL") }
+        try database.run("PRAGMA synchronous = NORMAL")
+        defer { try? database.run("PRAGMA synchronous = FULL") }
         let deleted = try database.transaction { () throws(SpoolError) -> Int in
             let statement = try database.statement("DELETE FROM positions WHERE id = ?")
             var deleted = 0
