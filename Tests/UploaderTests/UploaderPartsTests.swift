@@ -91,4 +91,23 @@ import TrackingCore
         wakeup.signal()
         #expect(await waiter.value < .seconds(1))
     }
+
+    /// A wait ended early leaves its timer for later waits: they still end on time, whether their
+    /// deadline comes before that timer's or after it.
+    @Test func waitsAfterAnEarlySignalStillEndOnTime() async {
+        let wakeup = Wakeup()
+        let clock = ContinuousClock()
+        let first = Task { await wakeup.wait(upTo: .seconds(1)) }
+        try? await Task.sleep(for: .milliseconds(20))
+        wakeup.signal()
+        await first.value
+        var start = clock.now
+        await wakeup.wait(upTo: .milliseconds(50))  // before the 1 s timer
+        var waited = clock.now - start
+        #expect(waited >= .milliseconds(50) && waited < .milliseconds(800))
+        start = clock.now
+        await wakeup.wait(upTo: .milliseconds(1500))  // after it: the timer sleeps on
+        waited = clock.now - start
+        #expect(waited >= .milliseconds(1500))
+    }
 }
