@@ -8,6 +8,10 @@
 //   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
 //                                                  drain a spool into a tracker emulator (e.g.
 //                                                  ../shared/tracker-sim with latency and an rps limit)
+//   gpstrackd-bench trickle --endpoint URL [--positions N] [--every MS]
+//                                                  positions appended one at a time, as the daemon
+//                                                  stores kept ones, each uploaded alone: CPU per
+//                                                  position with and without the uploader
 import AWSLocation
 import Glibc
 import Spool
@@ -196,6 +200,46 @@ func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: In
     line("requests, failed", "\(uploader.statistics.requests), \(uploader.statistics.failedRequests)", "")
 }
 
+/// The daemon's path for one kept position: a durable append, `notifyAppended`, and (with an
+/// uploader) a request of its own, since the fix is older than `upload-interval`. Run once without
+/// the uploader and once with it, `every` milliseconds apart so that threads go idle in between as
+/// they do in the daemon; the difference is what uploading costs per position.
+func benchmarkTrickle(endpoint: String, positions: Int, every: Int, directory: String) async throws {
+    var cpuPerPosition: [Bool: Double] = [:]
+    var requests = 0
+    for uploading in [false, true] {
+        system("rm -rf '\(directory)'")
+        let spool = try await Spool.open(.init(directory: directory))
+        let client = TrackerClient(
+            region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
+            credentials: StaticCredentialProvider(Credentials(
+                accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
+            transport: SocketTransport())
+        let uploader = uploading ? Uploader(configuration: .init(tracker: "bench", deviceID: "bench-device"), spool: spool, client: client) : nil
+        let running = Task { await uploader?.run() }
+        let cpuBefore = cpuSeconds()
+        for n in 0..<positions {
+            try await spool.append(position(n))
+            uploader?.notifyAppended()
+            try await Task.sleep(for: .milliseconds(every))
+        }
+        if uploading {
+            while try await spool.statistics().queued > 0 { try await Task.sleep(for: .milliseconds(every)) }
+        }
+        cpuPerPosition[uploading] = cpuSeconds() - cpuBefore
+        requests = uploader?.statistics.requests ?? requests
+        uploader?.stop()
+        await running.value
+    }
+    let alone = cpuPerPosition[false]! / Double(positions) * 1000
+    let with = cpuPerPosition[true]! / Double(positions) * 1000
+    print("trickle of \(positions) positions, one every \(every) ms, into \(endpoint)")
+    line("figure", "measured", "")
+    line("CPU ms per position, append only", fixed(alone, 3), "")
+    line("CPU ms per position, append and upload", fixed(with, 3), "")
+    line("CPU ms per position, uploading", fixed(with - alone, 3), "(\(requests) requests)")
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "spool":
@@ -225,6 +269,20 @@ case "drain":
     }
     guard !endpoint.isEmpty else { print("drain needs --endpoint http://127.0.0.1:PORT"); exit(64) }
     try await benchmarkDrain(endpoint: endpoint, positions: positions, rate: rate, inFlight: inFlight, directory: "/tmp/gpstrackd-bench-drain")
+case "trickle":
+    var endpoint = ""
+    var positions = 1000
+    var every = 20
+    while let flag = arguments.popFirst() {
+        switch flag {
+        case "--endpoint": endpoint = arguments.popFirst() ?? ""
+        case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
+        case "--every": every = Int(arguments.popFirst() ?? "") ?? every
+        default: print("unknown option \(flag)"); exit(64)
+        }
+    }
+    guard !endpoint.isEmpty else { print("trickle needs --endpoint http://127.0.0.1:PORT"); exit(64) }
+    try await benchmarkTrickle(endpoint: endpoint, positions: positions, every: every, directory: "/tmp/gpstrackd-bench-trickle")
 case "fill":
     guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
           let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
@@ -233,6 +291,6 @@ case "spool-append-loop":
     guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
     try await appendLoop(directory: directory)
 default:
-    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | drain --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
+    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | drain --endpoint URL [...] | trickle --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
     exit(64)
 }
