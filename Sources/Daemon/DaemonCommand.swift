@@ -68,7 +68,18 @@ public struct DaemonCommand: Sendable {
         }
 
         let repeated = RepeatedWarnings()
-        let stage = FilterStage(configuration: c.filter, logger: logger)
+        // Kept positions go from the reader's thread straight to the spool's queue; the uploader
+        // hears of each once it is committed.
+        let storeFailed = Flag()
+        let stage = FilterStage(configuration: c.filter, logger: logger) { [uploader] kept in
+            spool.append(kept.location, kept: kept.trigger) { error in
+                if let error {
+                    repeated.log("store", "could not store a position: \(error)", level: .error, to: logger)
+                    storeFailed.set()
+                }
+                uploader?.notifyAppended()
+            }
+        }
         let live = LiveState(stage: stage)
         let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)))) {
             stage.process($0)
@@ -186,14 +197,6 @@ public struct DaemonCommand: Sendable {
             "gpsd": c.gpsd.description, "sink": c.sink.rawValue, "device_id": c.deviceID, "state_dir": c.stateDirectory,
         ])
 
-        let storing = Task { [uploader] in
-            var failed = false
-            for await kept in stage.kept {
-                if !(await store(kept, spool: spool, logger: logger, repeated: repeated)) { failed = true }
-                uploader?.notifyAppended()
-            }
-            return failed
-        }
         await writeStatus(try? await spool.statistics())
         // Locations are filtered on the reader's thread (`stage`); the other events come here.
         for await event in reader.events {
@@ -202,7 +205,8 @@ public struct DaemonCommand: Sendable {
         }
         notifier.notify("STOPPING=1")
         stage.finish()
-        let failed = await storing.value
+        await spool.flush()
+        let failed = storeFailed.isSet
         stopping.set()
         fileWakeup.signal()
         uploader?.stop()
@@ -217,16 +221,6 @@ public struct DaemonCommand: Sendable {
         let queued = (try? await spool.statistics().queued) ?? -1
         logger.info("gpstrackd stopped", ["filter": stage.counters.summary, "queued": String(queued)])
         return failed ? .ioError : .success
-    }
-
-    private func store(_ kept: KeptLocation, spool: Spool, logger: Logger, repeated: RepeatedWarnings) async -> Bool {
-        do {
-            try await spool.append(kept.location, kept: kept.trigger)
-            return true
-        } catch {
-            repeated.log("store", "could not store a position: \(error)", level: .error, to: logger)
-            return false
-        }
     }
 }
 

@@ -3,9 +3,9 @@ import TrackingCore
 
 /// The filter chain, run on the gpsd reader's own thread.
 ///
-/// Every fix is judged where it was read; only the kept ones (a few percent) cross to the task
-/// that stores them. Handing each fix to another thread costs more CPU than reading and filtering
-/// it, so the fixes the filter drops never wake anything.
+/// Every fix is judged where it was read; only the kept ones (a few percent) go on, to `onKept`
+/// (the daemon hands them straight to the spool's queue). Handing each fix to another thread costs
+/// more CPU than reading and filtering it, so the fixes the filter drops never wake anything.
 final class FilterStage: Sendable {
     private struct State {
         var chain: FilterChain
@@ -20,18 +20,16 @@ final class FilterStage: Sendable {
 
     static let clockCheckInterval = Duration.seconds(10)
 
-    /// Kept positions in order, for the task that stores them; finishes after `finish()`.
-    let kept: AsyncStream<KeptLocation>
-
-    private let continuation: AsyncStream<KeptLocation>.Continuation
+    private let onKept: @Sendable (KeptLocation) -> Void
     private let state: Mutex<State>
     private let logger: Logger
 
-    init(configuration: FilterConfiguration, logger: Logger) {
+    /// `onKept` receives the kept positions in order, on the thread that called `process` or
+    /// `finish`; it must not block.
+    init(configuration: FilterConfiguration, logger: Logger, onKept: @escaping @Sendable (KeptLocation) -> Void) {
         state = Mutex(State(chain: FilterChain(configuration: configuration)))
-        // Unbounded: kept positions are few, and none may be lost while the spool is busy.
-        (kept, continuation) = AsyncStream.makeStream(of: KeptLocation.self, bufferingPolicy: .unbounded)
         self.logger = logger
+        self.onKept = onKept
     }
 
     /// Filters one fix (on the reader thread): one lock, no copies of the counters.
@@ -51,7 +49,7 @@ final class FilterStage: Sendable {
             return (decision.kept, message)
         }
         if let (level, text) = message { logger.log(level, text) }
-        for position in kept { continuation.yield(position) }
+        for position in kept { onKept(position) }
     }
 
     /// New filter settings (SIGHUP), from the next fix on.
@@ -66,14 +64,13 @@ final class FilterStage: Sendable {
         state.withLock { ($0.lastFix, $0.chain.counters) }
     }
 
-    /// End of input: the position held back for the track's shape is kept, and `kept` finishes.
+    /// End of input: the position held back for the track's shape is kept; nothing is kept after.
     func finish() {
         let last = state.withLock { s -> KeptLocation? in
             guard !s.finished else { return nil }
             s.finished = true
             return s.chain.finish()
         }
-        if let last { continuation.yield(last) }
-        continuation.finish()
+        if let last { onKept(last) }
     }
 }

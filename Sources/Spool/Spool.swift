@@ -89,6 +89,29 @@ public final class Spool: Sendable {
         try await run { store throws(SpoolError) in try store.append(location, kept: kept) }
     }
 
+    /// Stores one position durably like `append(_:kept:)`, without waiting for it: `done` runs on
+    /// the spool's queue once the position is committed (nil) or could not be (the error).
+    /// Operations run in the order they are asked for, so any later call sees this position.
+    /// For the daemon's reader thread, which hands kept positions over without a Swift task between.
+    public func append(_ location: Location, kept: KeepTrigger?, then done: @escaping @Sendable (SpoolError?) -> Void) {
+        let store = self.store
+        queue.async { [self] in
+            var failure: SpoolError?
+            do throws(SpoolError) {
+                try store.value.append(location, kept: kept)
+            } catch {
+                failure = error
+            }
+            unsentCount.store(store.value.unsent, ordering: .releasing)
+            done(failure)
+        }
+    }
+
+    /// Returns once every operation asked for before it has finished.
+    public func flush() async {
+        _ = try? await run { _ throws(SpoolError) in }
+    }
+
     /// Stores many positions in one durable transaction.
     public func append(contentsOf locations: [Location]) async throws(SpoolError) {
         try await run { store throws(SpoolError) in try store.append(contentsOf: locations) }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @testable import Spool
+import Synchronization
 import Testing
 import TrackingCore
 
@@ -41,6 +42,21 @@ import TrackingCore
         #expect(stats.fileBytes > 0)
         let again = try await spool.peek(limit: 100)
         #expect(again.map(\.location.time) == (10..<25).map { Self.location($0).time }, "released rows come back in order")
+    }
+
+    @Test func appendsHandedOverWithoutWaitingAreStoredInOrderBeforeLaterCalls() async throws {
+        let spool = try await Spool.open(.init(directory: Self.directory()))
+        let done = Mutex<[SpoolError?]>([])
+        for n in 0..<20 {
+            spool.append(Self.location(n), kept: n == 0 ? .first : .distance) { error in done.withLock { $0.append(error) } }
+        }
+        await spool.flush()
+        #expect(done.withLock { $0.count } == 20)
+        #expect(done.withLock { $0.allSatisfy { $0 == nil } })
+        #expect(spool.unsent == 20)
+        let rows = try await spool.peek(limit: 20)
+        #expect(rows.map(\.location) == (0..<20).map { Self.location($0) })
+        #expect(rows.first?.kept == .first && rows.last?.kept == .distance)
     }
 
     @Test func countsWhatIsQueuedAndNotHandedOut() async throws {
