@@ -169,11 +169,7 @@ func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: In
     system("rm -rf '\(directory)'")
     try await fill(directory: directory, rows: positions)
     let spool = try await Spool.open(.init(directory: directory))
-    let client = TrackerClient(
-        region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
-        credentials: StaticCredentialProvider(Credentials(
-            accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
-        transport: SocketTransport())
+    let client = try benchmarkClient(endpoint: endpoint)
     var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
     configuration.maxRequestRate = rate
     configuration.maxInFlight = inFlight
@@ -210,11 +206,7 @@ func benchmarkTrickle(endpoint: String, positions: Int, every: Int, directory: S
     for uploading in [false, true] {
         system("rm -rf '\(directory)'")
         let spool = try await Spool.open(.init(directory: directory))
-        let client = TrackerClient(
-            region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
-            credentials: StaticCredentialProvider(Credentials(
-                accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
-            transport: SocketTransport())
+        let client = try benchmarkClient(endpoint: endpoint)
         let uploader = uploading ? Uploader(configuration: .init(tracker: "bench", deviceID: "bench-device"), spool: spool, client: client) : nil
         let running = Task { await uploader?.run() }
         let cpuBefore = cpuSeconds()
@@ -242,6 +234,40 @@ func benchmarkTrickle(endpoint: String, positions: Int, every: Int, directory: S
     line("CPU ms per position, uploading", fixed(with - alone, 3), "(\(requests) requests)")
 }
 
+/// The upload benchmarks' client: the emulator at `endpoint`, signing with the documentation's example keys.
+func benchmarkClient(endpoint: String) throws -> TrackerClient {
+    TrackerClient(
+        region: "us-east-1", endpoint: try ServiceEndpoint(endpoint),
+        credentials: StaticCredentialProvider(Credentials(
+            accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
+        transport: SocketTransport())
+}
+
+/// The options of `drain` and `trickle`; exits with a usage message on an unknown one.
+struct UploadOptions {
+    var endpoint = ""
+    var positions: Int
+    var rate = 50.0
+    var inFlight = 4
+    var every = 20
+
+    static func parse(_ arguments: inout ArraySlice<String>, command: String, positions: Int) -> UploadOptions {
+        var options = UploadOptions(positions: positions)
+        while let flag = arguments.popFirst() {
+            switch flag {
+            case "--endpoint": options.endpoint = arguments.popFirst() ?? ""
+            case "--positions": options.positions = Int(arguments.popFirst() ?? "") ?? options.positions
+            case "--rate": options.rate = Double(arguments.popFirst() ?? "") ?? options.rate
+            case "--in-flight": options.inFlight = Int(arguments.popFirst() ?? "") ?? options.inFlight
+            case "--every": options.every = Int(arguments.popFirst() ?? "") ?? options.every
+            default: print("unknown option \(flag)"); exit(64)
+            }
+        }
+        if options.endpoint.isEmpty { print("\(command) needs --endpoint http://127.0.0.1:PORT"); exit(64) }
+        return options
+    }
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "spool":
@@ -256,35 +282,13 @@ case "spool":
     }
     try await benchmarkSpool(rows: rows, directory: directory)
 case "drain":
-    var endpoint = ""
-    var positions = 100_000
-    var rate = 50.0
-    var inFlight = 4
-    while let flag = arguments.popFirst() {
-        switch flag {
-        case "--endpoint": endpoint = arguments.popFirst() ?? ""
-        case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
-        case "--rate": rate = Double(arguments.popFirst() ?? "") ?? rate
-        case "--in-flight": inFlight = Int(arguments.popFirst() ?? "") ?? inFlight
-        default: print("unknown option \(flag)"); exit(64)
-        }
-    }
-    guard !endpoint.isEmpty else { print("drain needs --endpoint http://127.0.0.1:PORT"); exit(64) }
-    try await benchmarkDrain(endpoint: endpoint, positions: positions, rate: rate, inFlight: inFlight, directory: "/tmp/gpstrackd-bench-drain")
+    let options = UploadOptions.parse(&arguments, command: "drain", positions: 100_000)
+    try await benchmarkDrain(endpoint: options.endpoint, positions: options.positions, rate: options.rate,
+                             inFlight: options.inFlight, directory: "/tmp/gpstrackd-bench-drain")
 case "trickle":
-    var endpoint = ""
-    var positions = 1000
-    var every = 20
-    while let flag = arguments.popFirst() {
-        switch flag {
-        case "--endpoint": endpoint = arguments.popFirst() ?? ""
-        case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
-        case "--every": every = Int(arguments.popFirst() ?? "") ?? every
-        default: print("unknown option \(flag)"); exit(64)
-        }
-    }
-    guard !endpoint.isEmpty else { print("trickle needs --endpoint http://127.0.0.1:PORT"); exit(64) }
-    try await benchmarkTrickle(endpoint: endpoint, positions: positions, every: every, directory: "/tmp/gpstrackd-bench-trickle")
+    let options = UploadOptions.parse(&arguments, command: "trickle", positions: 1000)
+    try await benchmarkTrickle(endpoint: options.endpoint, positions: options.positions, every: options.every,
+                               directory: "/tmp/gpstrackd-bench-trickle")
 case "fill":
     guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
           let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
