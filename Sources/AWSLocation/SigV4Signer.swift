@@ -25,9 +25,8 @@ public struct SigV4Signer: Sendable {
         let (canonical, signedHeaders) = canonicalRequest(request)
         let scope = "\(date)/\(region)/\(service)/aws4_request"
         let toSign = stringToSign(canonical, stamp: stamp, scope: scope)
-        let key = keys?.key(secret: credentials.secretAccessKey, date: date, region: region, service: service) {
-            signingKey(secret: credentials.secretAccessKey, date: date)
-        } ?? signingKey(secret: credentials.secretAccessKey, date: date)
+        let derive = { signingKey(secret: credentials.secretAccessKey, date: date) }
+        let key = keys?.key(secret: credentials.secretAccessKey, date: date, region: region, service: service, derive: derive) ?? derive()
         let signature = Digest.hex(Digest.hmacSHA256(key: key, Array(toSign.utf8)))
         request.setHeader(
             "Authorization",

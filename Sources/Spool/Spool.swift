@@ -94,17 +94,7 @@ public final class Spool: Sendable {
     /// Operations run in the order they are asked for, so any later call sees this position.
     /// For the daemon's reader thread, which hands kept positions over without a Swift task between.
     public func append(_ location: Location, kept: KeepTrigger?, then done: @escaping @Sendable (SpoolError?) -> Void) {
-        let store = self.store
-        queue.async { [self] in
-            var failure: SpoolError?
-            do throws(SpoolError) {
-                try store.value.append(location, kept: kept)
-            } catch {
-                failure = error
-            }
-            unsentCount.store(store.value.unsent, ordering: .releasing)
-            done(failure)
-        }
+        enqueue({ store throws(SpoolError) in try store.append(location, kept: kept) }, then: { done($0.error) })
     }
 
     /// Returns once every operation asked for before it has finished.
@@ -153,22 +143,37 @@ public final class Spool: Sendable {
         try await run { store throws(SpoolError) in try store.statistics() }
     }
 
-    /// Runs `body` on the spool's queue.
+    /// Runs `body` on the spool's queue and waits for it.
     private func run<T: Sendable>(_ body: @escaping @Sendable (SpoolStore) throws(SpoolError) -> T) async throws(SpoolError) -> T {
-        let store = self.store
         let result: Result<T, SpoolError> = await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                let result: Result<T, SpoolError>
-                do throws(SpoolError) {
-                    result = .success(try body(store.value))
-                } catch {
-                    result = .failure(error)
-                }
-                unsentCount.store(store.value.unsent, ordering: .releasing)
-                continuation.resume(returning: result)
-            }
+            enqueue(body, then: { continuation.resume(returning: $0) })
         }
         return try result.get()
+    }
+
+    /// Runs `body` on the spool's queue, then `done` there with its result; `unsent` is brought up
+    /// to date in between.
+    private func enqueue<T>(
+        _ body: @escaping @Sendable (SpoolStore) throws(SpoolError) -> T, then done: @escaping @Sendable (Result<T, SpoolError>) -> Void
+    ) {
+        let store = self.store
+        queue.async { [self] in
+            let result: Result<T, SpoolError>
+            do throws(SpoolError) {
+                result = .success(try body(store.value))
+            } catch {
+                result = .failure(error)
+            }
+            unsentCount.store(store.value.unsent, ordering: .releasing)
+            done(result)
+        }
+    }
+}
+
+private extension Result {
+    var error: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
     }
 }
 
