@@ -11,20 +11,29 @@ final class GPSFake: @unchecked Sendable {
         self.child = child
     }
 
-    /// Starts `gpsfake -1 -q -P port -c cycle log` and waits until gpsd listens.
+    /// Starts `gpsfake -1 -q -P port -c cycle log` and waits until gpsd listens. Without a `port`,
+    /// a free one; if another test's server takes it first (gpsd: "Address already in use"), the
+    /// next one, up to three times.
     static func start(
-        log: String, cycle: Double, port: UInt16 = FreePort.next(), directory: URL, name: String = "gpsfake"
+        log: String, cycle: Double, port: UInt16? = nil, directory: URL, name: String = "gpsfake"
     ) async throws -> GPSFake {
-        let child = try ChildProcess(
-            "/usr/bin/gpsfake",
-            ["-1", "-q", "-P", String(port), "-c", String(cycle), log],
-            directory: directory, name: name)
-        let fake = GPSFake(port: port, child: child)
-        guard await ChildProcess.waitUntil(timeout: 15, { FreePort.isListening(port) }) else {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let chosen = port ?? FreePort.next()
+            let child = try ChildProcess(
+                "/usr/bin/gpsfake",
+                ["-1", "-q", "-P", String(chosen), "-c", String(cycle), log],
+                directory: directory, name: name)
+            let fake = GPSFake(port: chosen, child: child)
+            if await ChildProcess.waitUntil(timeout: 15, { FreePort.isListening(chosen) || !child.isRunning }),
+               child.isRunning, FreePort.isListening(chosen) {
+                return fake
+            }
             fake.kill()
-            throw GPSFakeError(message: "gpsfake did not start gpsd on port \(port): \(child.stderr)")
+            if port == nil, attempt < 3, child.stderr.contains("Address already in use") { continue }
+            throw GPSFakeError(message: "gpsfake did not start gpsd on port \(chosen): \(child.stderr)")
         }
-        return fake
     }
 
     var endpoint: String { "127.0.0.1:\(port)" }
