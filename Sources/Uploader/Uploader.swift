@@ -143,8 +143,7 @@ public final class Uploader: Sendable {
                 continue
             }
             if spool.unsent == 0 {
-                state.withLock { $0.pendingDue = nil }
-                await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
+                await waitForPositions(configuration)
                 continue
             }
             // A token first, so that no batch waits in flight for one.
@@ -162,8 +161,7 @@ public final class Uploader: Sendable {
             }
             if rows.isEmpty {
                 bucket.withLock { $0.refund() }
-                state.withLock { $0.pendingDue = nil }
-                await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
+                await waitForPositions(configuration)
                 continue
             }
             if rows.count < configuration.batchSize {
@@ -189,6 +187,12 @@ public final class Uploader: Sendable {
             launch(rows)
         }
         await finishInFlight()
+    }
+
+    /// Nothing to send: no partial batch pending; wait for new positions (or the interval).
+    private func waitForPositions(_ configuration: Configuration) async {
+        state.withLock { $0.pendingDue = nil }
+        await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
     }
 
     // MARK: - One batch
