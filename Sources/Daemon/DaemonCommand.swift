@@ -81,7 +81,9 @@ public struct DaemonCommand: Sendable {
             }
         }
         let live = LiveState(stage: stage)
-        let reader = GPSDReader(configuration: .init(endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)))) {
+        let reader = GPSDReader(configuration: .init(
+            endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)),
+            burstWindow: .milliseconds(Int64(c.burstWindow * 1000)))) {
             stage.process($0)
             return false
         }

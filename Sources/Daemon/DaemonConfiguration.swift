@@ -16,6 +16,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public var gpsd = GPSDEndpoint.standard
     public var noDataTimeout: Double = 10
+    /// Seconds the reader lets a burst of gpsd messages gather before reading them together.
+    public var burstWindow = 0.1
     public var deviceID: String
     public var stateDirectory: String
     public var sink: Sink = .file

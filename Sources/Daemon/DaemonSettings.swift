@@ -60,6 +60,7 @@ public enum DaemonSettings {
             return nil
         }, show: { $0.gpsd.description }),
         number("no-data-timeout", 1...3600, { $0.noDataTimeout = $1 }, { format($0.noDataTimeout) }),
+        number("burst-window", 0...1, { $0.burstWindow = $1 }, { format($0.burstWindow) }),
         text("device-id", { $0.deviceID = $1 }, { $0.deviceID }),
         text("state-dir", { $0.stateDirectory = $1 }, { $0.stateDirectory }),
         Key(name: "sink", secret: false, apply: { value, c in

@@ -28,6 +28,12 @@ public final class GPSDReader: Sendable {
         /// loop shows the watchdog it is alive. `stop()` cuts a wait short. Each wait that ends
         /// without data is a wake-up a small box pays for, so it is not short.
         public var pollInterval: Duration
+        /// How long the reader lets messages gather after the first of a burst before it reads
+        /// them together. A receiver's epoch comes as several messages (TPV, GST, ATT, SKY, ...)
+        /// written one by one as its sentences arrive; waking for each costs a small box more than
+        /// decoding it. A fix is read at most this much later (the uploader times batches by fix
+        /// time, so its delay to the tracker does not grow). Zero reads each message as it comes.
+        public var burstWindow: Duration
         /// Events buffered for a slow consumer before the oldest are dropped.
         public var bufferSize: Int
         /// See `EpochAssembler`.
@@ -40,6 +46,7 @@ public final class GPSDReader: Sendable {
             initialBackoff: Duration = .seconds(1),
             maxBackoff: Duration = .seconds(30),
             pollInterval: Duration = .seconds(1),
+            burstWindow: Duration = .milliseconds(100),
             bufferSize: Int = 4096,
             headingMaxAge: Duration = .seconds(1),
             epochQuietTime: Duration = .milliseconds(1500)
@@ -49,6 +56,7 @@ public final class GPSDReader: Sendable {
             self.initialBackoff = initialBackoff
             self.maxBackoff = maxBackoff
             self.pollInterval = pollInterval
+            self.burstWindow = burstWindow
             self.bufferSize = bufferSize
             self.headingMaxAge = headingMaxAge
             self.epochQuietTime = epochQuietTime
@@ -202,15 +210,24 @@ public final class GPSDReader: Sendable {
                 publish(assembler)
             }
             if now - lastTPV >= configuration.noDataTimeout { return .silent }
-            // One wait per message, as libgps intends: it answers at once, without a system call,
-            // while a complete line is still in its buffer.
-            // Wait no longer than until the epoch in hand is due, so that the last fix before a
-            // silence still comes out `epochQuietTime` after it arrived.
-            var wait = waitMicroseconds
-            if let due = assembler.quietDeadline {
-                wait = Int32(clamping: min(Int64(wait), max(1, (due - now).microseconds + 1000)))
+            // libgps answers at once, without a system call, while a complete line is still in
+            // its buffer; otherwise a zero wait asks the socket whether more has come.
+            if !session.waitForData(microseconds: 0) {
+                // Nothing in hand: wait for the next burst, no longer than until the epoch in hand
+                // is due, so that the last fix before a silence still comes out `epochQuietTime`
+                // after it arrived.
+                var wait = waitMicroseconds
+                if let due = assembler.quietDeadline {
+                    wait = Int32(clamping: min(Int64(wait), max(1, (due - now).microseconds + 1000)))
+                }
+                guard session.waitForData(microseconds: wait) else { continue }
+                counters.withLock { $0.bursts += 1 }
+                // The first message of a burst: let the rest come, then read them together.
+                if configuration.burstWindow > .zero {
+                    pause(configuration.burstWindow)
+                    if isStopping { return .stopped }
+                }
             }
-            guard session.waitForData(microseconds: wait) else { continue }
             switch session.read() {
             case .incomplete:
                 continue

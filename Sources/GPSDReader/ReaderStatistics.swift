@@ -2,6 +2,8 @@
 public struct ReaderStatistics: Sendable, Equatable {
     /// Complete messages read from gpsd.
     public var messages = 0
+    /// Times the reader woke to new data after waiting for it: each read a burst of messages.
+    public var bursts = 0
     /// TPV reports.
     public var tpvReports = 0
     /// ATT reports.
@@ -23,7 +25,7 @@ public struct ReaderStatistics: Sendable, Equatable {
 
     /// `key=value` pairs for a one-line summary.
     public var summary: String {
-        "messages=\(messages) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
+        "messages=\(messages) bursts=\(bursts) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
             + "no_fix=\(epochs.noFix) missing_time=\(epochs.missingTime) invalid_position=\(epochs.invalidPosition) "
             + "repeated_time=\(epochs.repeatedTime) backwards_time=\(epochs.backwardsTime) "
             + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) dropped=\(droppedEvents)"

@@ -24,6 +24,8 @@ import TrackingCore
         #expect(c.gpsd.description == "127.0.0.1:2947")
         #expect(c.batchSize == 10 && c.maxInFlight == 4 && c.maxRequestRate == 10 && c.uploadInterval == 5)
         #expect(c.filter == FilterConfiguration())
+        #expect(c.burstWindow == 0.1)
+        #expect(try load(["--burst-window", "0"]).configuration.burstWindow == 0, "0 reads each message as it comes")
     }
 
     @Test func flagBeatsEnvironmentBeatsFileBeatsDefault() throws {
@@ -63,6 +65,7 @@ import TrackingCore
     static let badCases: [BadCase] = [
         BadCase(file: "region = eu-west-1\n\ncolour = red\n", message: ":3: colour = 'red': unknown setting; see gpstrackd --help"),
         BadCase(file: "# x\nbatch-size = 11\n", message: ":2: batch-size = '11': must be a whole number from 1 to 10"),
+        BadCase(file: "burst-window = 2\n", message: ":1: burst-window = '2': must be a number from 0 to 1"),
         BadCase(file: "batch-size\n", message: ":1: batch-size: expected key = value"),
         BadCase(file: "", environment: ["GPSTRACKD_MAX_REQUEST_RATE": "100"],
                 message: "environment GPSTRACKD_MAX_REQUEST_RATE: max-request-rate = '100': must be a number from 0.1 to 50"),

@@ -162,4 +162,30 @@ import TrackingCore
         // whole suite, which starts dozens of processes in its first seconds.
         #expect(elapsed < .seconds(5), "stop() must cut the backoff sleep short")
     }
+
+    /// Twelve fixes written 2 ms apart, read with and without a burst window: the same locations
+    /// either way, and with the window the reader wakes once or twice for all of them.
+    @Test func readsAnEpochsMessagesTogetherAfterTheBurstWindow() async {
+        let lines = (1...12).map { Self.tpv(String(format: "%02d.000", $0)) }
+        var bursts: [Duration: Int] = [:]
+        for window in [Duration.zero, .milliseconds(300)] {
+            let peer = ScriptedGPSD(sessions: [.init(lines: lines, closeAfter: false)])
+            defer { peer.stop() }
+            let seen = Mutex<[String]>([])
+            let reader = GPSDReader(configuration: .init(
+                endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+                burstWindow: window, epochQuietTime: .milliseconds(200))) { location in
+                seen.withLock { $0.append(location.time.iso8601) }
+                return true
+            }
+            _ = await Self.collect(reader, timeout: .seconds(10), polling: { seen.withLock { $0.count } == 12 })
+            #expect(seen.withLock { $0 } == (1...12).map { String(format: "2026-11-01T08:00:%02d.000Z", $0) }, "window \(window)")
+            bursts[window] = reader.statistics.bursts
+            #expect(reader.statistics.messages == 15, "the banner's three and the twelve fixes")
+        }
+        // Without a window each line 2 ms apart is its own wake-up (a loaded machine may merge a few).
+        #expect(bursts[.zero, default: 0] >= 6, "\(bursts)")
+        // With it, the banner and the 26 ms of fixes come in one or two.
+        #expect((1...2).contains(bursts[.milliseconds(300), default: 0]), "\(bursts)")
+    }
 }
