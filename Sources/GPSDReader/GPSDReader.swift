@@ -28,11 +28,12 @@ public final class GPSDReader: Sendable {
         /// loop shows the watchdog it is alive. `stop()` cuts a wait short. Each wait that ends
         /// without data is a wake-up a small box pays for, so it is not short.
         public var pollInterval: Duration
-        /// How long the reader lets messages gather after the first of a burst before it reads
-        /// them together. A receiver's epoch comes as several messages (TPV, GST, ATT, SKY, ...)
-        /// written one by one as its sentences arrive; waking for each costs a small box more than
-        /// decoding it. A fix is read at most this much later (the uploader times batches by fix
-        /// time, so its delay to the tracker does not grow). Zero reads each message as it comes.
+        /// How long the reader rests after reading the start of a burst, so that the rest of it
+        /// gathers and is read at one go. A receiver's epoch comes as several messages (TPV, GST,
+        /// ATT, SKY, ...) written one by one as its sentences arrive; waking for each costs a small
+        /// box more than decoding it. The first message of a burst is read at once (the TPV that
+        /// starts an epoch completes the one before); a later one waits at most this long. Zero
+        /// reads each message as it comes.
         public var burstWindow: Duration
         /// Events buffered for a slow consumer before the oldest are dropped.
         public var bufferSize: Int
@@ -200,6 +201,8 @@ public final class GPSDReader: Sendable {
     ) -> SessionEnd {
         let clock = ContinuousClock()
         var lastTPV = clock.now
+        /// The start of a burst was read and the rest not yet waited for.
+        var resting = false
         let waitMicroseconds = Int32(clamping: max(1, configuration.pollInterval.microseconds))
         while true {
             if isStopping { return .stopped }
@@ -213,6 +216,12 @@ public final class GPSDReader: Sendable {
             // libgps answers at once, without a system call, while a complete line is still in
             // its buffer; otherwise a zero wait asks the socket whether more has come.
             if !session.waitForData(microseconds: 0) {
+                if resting {
+                    // The start of a burst is read: rest while the rest of it comes.
+                    resting = false
+                    pause(configuration.burstWindow)
+                    continue
+                }
                 // Nothing in hand: wait for the next burst, no longer than until the epoch in hand
                 // is due, so that the last fix before a silence still comes out `epochQuietTime`
                 // after it arrived.
@@ -222,11 +231,7 @@ public final class GPSDReader: Sendable {
                 }
                 guard session.waitForData(microseconds: wait) else { continue }
                 counters.withLock { $0.bursts += 1 }
-                // The first message of a burst: let the rest come, then read them together.
-                if configuration.burstWindow > .zero {
-                    pause(configuration.burstWindow)
-                    if isStopping { return .stopped }
-                }
+                resting = configuration.burstWindow > .zero
             }
             switch session.read() {
             case .incomplete:

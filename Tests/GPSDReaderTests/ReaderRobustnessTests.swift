@@ -163,12 +163,14 @@ import TrackingCore
         #expect(elapsed < .seconds(5), "stop() must cut the backoff sleep short")
     }
 
-    /// Twelve fixes written 2 ms apart, read with and without a burst window: the same locations
-    /// either way, and with the window the reader wakes once or twice for all of them.
-    @Test func readsAnEpochsMessagesTogetherAfterTheBurstWindow() async {
-        let lines = (1...12).map { Self.tpv(String(format: "%02d.000", $0)) }
+    /// Twelve fixes written 20 ms apart, read with and without a burst window: the same locations
+    /// either way; without it the reader wakes for each, with it once or twice for all of them
+    /// (the banner's first line, then the rest after the window).
+    @Test func readsTheRestOfABurstTogetherAfterTheWindow() async {
+        let fixes = (1...12).map { Self.tpv(String(format: "%02d.000", $0)) }
+        let lines = fixes.flatMap { [$0, "sleep:20"] }
         var bursts: [Duration: Int] = [:]
-        for window in [Duration.zero, .milliseconds(300)] {
+        for window in [Duration.zero, .seconds(1)] {
             let peer = ScriptedGPSD(sessions: [.init(lines: lines, closeAfter: false)])
             defer { peer.stop() }
             let seen = Mutex<[String]>([])
@@ -183,9 +185,34 @@ import TrackingCore
             bursts[window] = reader.statistics.bursts
             #expect(reader.statistics.messages == 15, "the banner's three and the twelve fixes")
         }
-        // Without a window each line 2 ms apart is its own wake-up (a loaded machine may merge a few).
-        #expect(bursts[.zero, default: 0] >= 6, "\(bursts)")
-        // With it, the banner and the 26 ms of fixes come in one or two.
-        #expect((1...2).contains(bursts[.milliseconds(300), default: 0]), "\(bursts)")
+        // Without a window each line is its own wake-up (a loaded machine may merge a few).
+        #expect(bursts[.zero, default: 0] >= 8, "\(bursts)")
+        // With it, the banner and the 0.3 s of fixes come in one or two.
+        #expect((1...2).contains(bursts[.seconds(1), default: 0]), "\(bursts)")
+    }
+
+    /// The first message of a burst is read at once, not after the window: the TPV that starts an
+    /// epoch completes the one before it, so the window never delays a fix's delivery by itself.
+    @Test func theStartOfABurstIsReadAtOnce() async {
+        let second = Self.tpv("02.000")
+        let peer = ScriptedGPSD(sessions: [
+            .init(lines: ["sleep:300", Self.tpv("01.000"), "sleep:1500", second], closeAfter: false),
+        ])
+        defer { peer.stop() }
+        let delivered = Mutex<[String: ContinuousClock.Instant]>([:])
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            burstWindow: .seconds(1), epochQuietTime: .seconds(5))) { location in
+            delivered.withLock { $0[location.time.iso8601] = ContinuousClock.now }
+            return true
+        }
+        _ = await Self.collect(reader, timeout: .seconds(10), polling: { delivered.withLock { $0.count } >= 1 })
+        let first = delivered.withLock { $0["2026-11-01T08:00:01.000Z"] }
+        guard let first, let sent = peer.sentAt(second) else {
+            Issue.record("the first fix was not delivered")
+            return
+        }
+        // Without reading at once it would come a second (the window) after the next TPV was sent.
+        #expect(first - sent < .milliseconds(500), "delivered \(first - sent) after the TPV that completed it")
     }
 }

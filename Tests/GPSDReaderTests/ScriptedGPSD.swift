@@ -5,6 +5,7 @@ import Glibc
 /// sends on purpose: malformed lines, absurd values, sudden closes and silence.
 final class ScriptedGPSD: @unchecked Sendable {
     struct Session {
+        /// Written 2 ms apart; `"sleep:MS"` pauses instead.
         var lines: [String]
         /// Close the connection after the lines (a gpsd restart), or keep it open and silent.
         var closeAfter: Bool
@@ -15,6 +16,7 @@ final class ScriptedGPSD: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted = 0
     private var openConnections: [Int32] = []
+    private var sentAt: [String: ContinuousClock.Instant] = [:]
     private var stopped = false
 
     /// Makes a peer that holds its port without listening: connections are refused, and no other
@@ -49,6 +51,9 @@ final class ScriptedGPSD: @unchecked Sendable {
     /// Connections accepted so far.
     var connections: Int { lock.withLock { accepted } }
 
+    /// When `line` was last written.
+    func sentAt(_ line: String) -> ContinuousClock.Instant? { lock.withLock { sentAt[line] } }
+
     func stop() {
         lock.withLock {
             stopped = true
@@ -81,8 +86,13 @@ final class ScriptedGPSD: @unchecked Sendable {
                 #"{"class":"WATCH","enable":true,"json":true}"#,
             ]
             for line in banner + session.lines {
+                if line.hasPrefix("sleep:"), let milliseconds = UInt32(line.dropFirst(6)) {
+                    usleep(milliseconds * 1000)
+                    continue
+                }
                 let text = line + "\r\n"
                 _ = text.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                lock.withLock { sentAt[line] = ContinuousClock.now }
                 usleep(2000)
             }
             if session.closeAfter {
