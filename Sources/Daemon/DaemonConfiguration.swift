@@ -16,7 +16,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public var gpsd = GPSDEndpoint.standard
     public var noDataTimeout: Double = 10
-    /// Seconds the reader lets a burst of gpsd messages gather before reading them together.
+    /// Seconds the reader rests after the first message of a burst before reading the rest together.
     public var burstWindow = 0.1
     public var deviceID: String
     public var stateDirectory: String
