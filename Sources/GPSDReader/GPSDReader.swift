@@ -32,8 +32,8 @@ public final class GPSDReader: Sendable {
         /// gathers and is read at one go. A receiver's epoch comes as several messages (TPV, GST,
         /// ATT, SKY, ...) written one by one as its sentences arrive; waking for each costs a small
         /// box more than decoding it. The first message of a burst is read at once (the TPV that
-        /// starts an epoch completes the one before); a later one waits at most this long. Zero
-        /// reads each message as it comes.
+        /// starts an epoch completes the one before); a later one waits at most this long. Rests
+        /// are taken only while they pay (`BurstPacing`). Zero reads each message as it comes.
         public var burstWindow: Duration
         /// Events buffered for a slow consumer before the oldest are dropped.
         public var bufferSize: Int
@@ -201,8 +201,8 @@ public final class GPSDReader: Sendable {
     ) -> SessionEnd {
         let clock = ContinuousClock()
         var lastTPV = clock.now
-        /// The start of a burst was read and the rest not yet waited for.
-        var resting = false
+        var pacing = BurstPacing(window: configuration.burstWindow)
+        var lastMessage = clock.now
         let waitMicroseconds = Int32(clamping: max(1, configuration.pollInterval.microseconds))
         while true {
             if isStopping { return .stopped }
@@ -215,10 +215,13 @@ public final class GPSDReader: Sendable {
             if now - lastTPV >= configuration.noDataTimeout { return .silent }
             // libgps answers at once, without a system call, while a complete line is still in
             // its buffer; otherwise a zero wait asks the socket whether more has come.
-            if !session.waitForData(microseconds: 0) {
-                if resting {
+            let inHand = session.waitForData(microseconds: 0)
+            pacing.looked(found: inHand)
+            if !inHand {
+                if pacing.restDue {
                     // The start of a burst is read: rest while the rest of it comes.
-                    resting = false
+                    pacing.rest()
+                    counters.withLock { $0.rests += 1 }
                     pause(configuration.burstWindow)
                     continue
                 }
@@ -231,7 +234,7 @@ public final class GPSDReader: Sendable {
                 }
                 guard session.waitForData(microseconds: wait) else { continue }
                 counters.withLock { $0.bursts += 1 }
-                resting = configuration.burstWindow > .zero
+                pacing.woke(after: clock.now - lastMessage)
             }
             switch session.read() {
             case .incomplete:
@@ -241,6 +244,7 @@ public final class GPSDReader: Sendable {
                 return .lost(.connectionLost(endpoint: session.endpoint, reason: reason))
             case let .report(report):
                 let at = clock.now
+                lastMessage = at
                 if case .tpv = report {
                     lastTPV = at
                     if link == .silent {

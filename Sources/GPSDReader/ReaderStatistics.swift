@@ -4,6 +4,8 @@ public struct ReaderStatistics: Sendable, Equatable {
     public var messages = 0
     /// Times the reader woke to new data after waiting for it: each read a burst of messages.
     public var bursts = 0
+    /// Rests after the start of a burst while the rest of it gathered: a wake-up each.
+    public var rests = 0
     /// TPV reports.
     public var tpvReports = 0
     /// ATT reports.
@@ -25,7 +27,7 @@ public struct ReaderStatistics: Sendable, Equatable {
 
     /// `key=value` pairs for a one-line summary.
     public var summary: String {
-        "messages=\(messages) bursts=\(bursts) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
+        "messages=\(messages) bursts=\(bursts) rests=\(rests) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
             + "no_fix=\(epochs.noFix) missing_time=\(epochs.missingTime) invalid_position=\(epochs.invalidPosition) "
             + "repeated_time=\(epochs.repeatedTime) backwards_time=\(epochs.backwardsTime) "
             + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) dropped=\(droppedEvents)"

@@ -215,4 +215,27 @@ import TrackingCore
         // Without reading at once it would come a second (the window) after the next TPV was sent.
         #expect(first - sent < .milliseconds(500), "delivered \(first - sent) after the TPV that completed it")
     }
+
+    /// Fixes 160 ms apart with a 100 ms window: each read as it comes, and no rest after them once
+    /// one has found nothing (a rest is a wake-up of its own, and the next fix would come 60 ms
+    /// after it ended).
+    @Test func messagesWiderApartThanTheWindowCostNoRests() async {
+        let fixes = (1...6).map { Self.tpv(String(format: "%02d.000", $0)) }
+        let peer = ScriptedGPSD(sessions: [.init(lines: fixes.flatMap { ["sleep:160", $0] }, closeAfter: false)])
+        defer { peer.stop() }
+        let seen = Mutex(0)
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            burstWindow: .milliseconds(100), epochQuietTime: .milliseconds(200))) { _ in
+            seen.withLock { $0 += 1 }
+            return true
+        }
+        _ = await Self.collect(reader, timeout: .seconds(10), polling: { seen.withLock { $0 } == 6 })
+        let stats = reader.statistics
+        #expect(seen.withLock { $0 } == 6)
+        #expect(stats.bursts >= 7, "the banner, then each fix: \(stats.summary)")
+        // The banner's rest gathers its other two lines; the first fix's finds nothing; no more
+        // (one spare for a fix read late on a loaded machine; resting after each would make 7).
+        #expect(stats.rests <= 3, "\(stats.summary)")
+    }
 }

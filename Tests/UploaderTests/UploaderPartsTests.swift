@@ -95,19 +95,27 @@ import TrackingCore
     /// A wait ended early leaves its timer for later waits: they still end on time, whether their
     /// deadline comes before that timer's or after it.
     @Test func waitsAfterAnEarlySignalStillEndOnTime() async {
-        let wakeup = Wakeup()
         let clock = ContinuousClock()
-        let first = Task { await wakeup.wait(upTo: .seconds(1)) }
+        // Before the timer: a 50 ms wait after a 10 s one ended early ends long before 10 s (the
+        // margin is wide: the suite's other tests share the two threads that run this one).
+        let early = Wakeup()
+        let first = Task { await early.wait(upTo: .seconds(10)) }
         try? await Task.sleep(for: .milliseconds(20))
-        wakeup.signal()
+        early.signal()
         await first.value
         var start = clock.now
-        await wakeup.wait(upTo: .milliseconds(50))  // before the 1 s timer
+        await early.wait(upTo: .milliseconds(50))
         var waited = clock.now - start
-        #expect(waited >= .milliseconds(50) && waited < .milliseconds(800))
+        #expect(waited >= .milliseconds(50) && waited < .seconds(5), "\(waited)")
+        // After the timer: a 1.5 s wait after a 1 s one ended early lasts its 1.5 s; the timer sleeps on.
+        let late = Wakeup()
+        let second = Task { await late.wait(upTo: .seconds(1)) }
+        try? await Task.sleep(for: .milliseconds(20))
+        late.signal()
+        await second.value
         start = clock.now
-        await wakeup.wait(upTo: .milliseconds(1500))  // after it: the timer sleeps on
+        await late.wait(upTo: .milliseconds(1500))
         waited = clock.now - start
-        #expect(waited >= .milliseconds(1500))
+        #expect(waited >= .milliseconds(1500), "\(waited)")
     }
 }
