@@ -135,6 +135,8 @@ public struct DaemonCommand: Sendable {
                 let n = next.configuration
                 var fixed: [String] = []
                 if n.gpsd != c.gpsd { fixed.append("gpsd") }
+                if n.noDataTimeout != c.noDataTimeout { fixed.append("no-data-timeout") }
+                if n.burstWindow != c.burstWindow { fixed.append("burst-window") }
                 if n.stateDirectory != c.stateDirectory { fixed.append("state-dir") }
                 if n.sink != c.sink || n.tracker != c.tracker || n.region != c.region || n.endpoint != c.endpoint { fixed.append("sink/tracker/region/endpoint") }
                 if n.deviceID != c.deviceID { fixed.append("device-id") }

@@ -3,9 +3,9 @@
 ///
 /// A rest is a wake-up of its own, so it is taken only when it is likely to gather something:
 /// when a message comes less than the window after the one before (messages are coming closer
-/// together than that), or when the last rest found more in hand. Messages spread out wider than the window (a slow serial
-/// line at 1 Hz) are read as they come, one wake-up each, after at most one rest that found
-/// nothing.
+/// together than that), or when the last rest found more in hand. Messages spread out wider than
+/// the window (a slow serial line at 1 Hz) are read as they come, one wake-up each, after at most
+/// one rest that found nothing.
 struct BurstPacing {
     let window: Duration
     /// Whether the reader should rest before it waits again.
