@@ -26,6 +26,13 @@ enum ReaderEventLog {
             logger.info("fix lost")
         case let .gpsdError(message):
             logger.warning("gpsd reported an error", ["message": message])
+        case let .timeline(.glitchStarted(time, expected)):
+            logger.warning("the receiver reports fix time \(time.iso8601), far from its timeline (near \(expected.iso8601)); "
+                + "skipping such fixes until its time is consistent again")
+        case let .timeline(.glitchEnded(skipped)):
+            logger.notice("the receiver's fix times are consistent again; skipped \(skipped) fix(es) with wrong times")
+        case let .timeline(.rebased(from, to)):
+            logger.warning("the receiver keeps to fix times near \(to.iso8601) instead of \(from.iso8601); following its new time")
         }
     }
 }

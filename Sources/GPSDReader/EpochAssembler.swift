@@ -7,7 +7,9 @@ import TrackingCore
 /// merges every report for the same time into it, and emits it once: when a report with a later
 /// time arrives, when the epoch has been quiet for `epochQuietTime`, or on `flush()`.
 /// Times in the output strictly increase: a report whose time repeats an emitted epoch or goes
-/// backwards is counted and skipped.
+/// backwards is counted and skipped. A run of epochs far off the receiver's timeline (see
+/// `FixTimeline`) is skipped as a glitch, and one that holds becomes the timeline: one bad run of
+/// times never stops the output.
 ///
 /// Headings: an ATT with a time (gpsd API 12, or gpsd 3.22's garbled ATT that carries GST's time)
 /// goes to the epoch of that time. gpsd 3.22's ordinary ATT carries no time: it goes to the
@@ -30,6 +32,10 @@ public struct EpochAssembler: Sendable {
         public var repeatedTime = 0
         /// TPVs whose time is earlier than the newest epoch seen.
         public var backwardsTime = 0
+        /// Epochs skipped because their time was far off the receiver's timeline (a clock glitch).
+        public var timeGlitches = 0
+        /// Times a new timeline replaced the old one (the old one was the glitch).
+        public var timelineRebases = 0
         /// Headings attached to a location.
         public var headingsAttached = 0
         /// Headings that were never attached (too old, or replaced by a newer one).
@@ -53,10 +59,32 @@ public struct EpochAssembler: Sendable {
     private var pending: Pending?
     private var lastEmittedTime: FixTime?
     private var heldHeading: (value: Double, time: FixTime?, arrived: ContinuousClock.Instant)?
+    private var timeline: FixTimeline
+    private var notices: [TimelineNotice] = []
 
-    public init(headingMaxAge: Duration = .seconds(1), epochQuietTime: Duration = .milliseconds(1500)) {
+    /// A change of the receiver's timeline an operator should hear about, once per episode.
+    public enum TimelineNotice: Sendable, Equatable {
+        /// An epoch far off the timeline: this one and any that follow it are skipped.
+        case glitchStarted(time: FixTime, expectedNear: FixTime)
+        /// Epochs on the timeline again, after `skipped` were skipped.
+        case glitchEnded(skipped: Int)
+        /// The receiver kept to another time: it is the timeline now.
+        case rebased(from: FixTime, to: FixTime)
+    }
+
+    public init(
+        headingMaxAge: Duration = .seconds(1), epochQuietTime: Duration = .milliseconds(1500),
+        timeline: FixTimeline = FixTimeline()
+    ) {
         self.headingMaxAge = headingMaxAge
         self.epochQuietTime = epochQuietTime
+        self.timeline = timeline
+    }
+
+    /// The timeline notices since the last call, oldest first.
+    public mutating func takeNotices() -> [TimelineNotice] {
+        defer { notices = [] }
+        return notices
     }
 
     /// The fix time of the last emitted location.
@@ -65,7 +93,7 @@ public struct EpochAssembler: Sendable {
     /// Adds one TPV report received at `now`; returns the locations it completes (zero or one).
     public mutating func add(_ report: TPVReport, at now: ContinuousClock.Instant) -> [Location] {
         var emitted: [Location] = []
-        let newest = pending?.report.time ?? lastEmittedTime
+        var newest = pending?.report.time ?? lastEmittedTime
         // Any report with a later time closes the pending epoch, fix or not.
         if let time = report.time, let pendingTime = pending?.report.time, time > pendingTime,
            let location = emitPending() {
@@ -83,6 +111,24 @@ public struct EpochAssembler: Sendable {
             counters.repeatedTime += 1
             return emitted
         }
+        if pending?.report.time != time {
+            switch timeline.judge(time, at: now) {
+            case .onTimeline:
+                break
+            case let .offTimeline(startsEpisode):
+                counters.timeGlitches += 1
+                if startsEpisode, let reference = newest {
+                    notices.append(.glitchStarted(time: time, expectedNear: reference))
+                }
+                return emitted
+            case let .rebased(from):
+                counters.timelineRebases += 1
+                if let location = emitPending() { emitted.append(location) }
+                lastEmittedTime = nil
+                newest = nil
+                notices.append(.rebased(from: from, to: time))
+            }
+        }
         if let newest, time < newest {
             counters.backwardsTime += 1
             return emitted
@@ -99,6 +145,7 @@ public struct EpochAssembler: Sendable {
             counters.invalidPosition += 1
             return emitted
         }
+        if let skipped = timeline.accept(time, at: now) { notices.append(.glitchEnded(skipped: skipped)) }
         var next = Pending(report: report, firstSeen: now, lastSeen: now, heading: nil)
         if let held = heldHeading {
             let matches = held.time.map { $0 == time } ?? (now - held.arrived <= headingMaxAge)

@@ -268,6 +268,7 @@ public final class GPSDReader: Sendable {
             for location in assembler.add(tpv, at: now) {
                 deliver(location, fixState: &fixState)
             }
+            for notice in assembler.takeNotices() { emit(.timeline(notice)) }
             if tpv.mode < 2, fixState.hasFix,
                tpv.time.map({ time in assembler.lastEmitted.map { time > $0 } ?? true }) ?? true {
                 fixState.hasFix = false

@@ -27,4 +27,6 @@ public enum ReaderEvent: Sendable, Equatable {
     case fixLost
     /// gpsd itself reported an error.
     case gpsdError(String)
+    /// The receiver's fix times left its timeline, came back, or kept to a new one.
+    case timeline(EpochAssembler.TimelineNotice)
 }

@@ -30,6 +30,7 @@ public struct ReaderStatistics: Sendable, Equatable {
         "messages=\(messages) bursts=\(bursts) rests=\(rests) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
             + "no_fix=\(epochs.noFix) missing_time=\(epochs.missingTime) invalid_position=\(epochs.invalidPosition) "
             + "repeated_time=\(epochs.repeatedTime) backwards_time=\(epochs.backwardsTime) "
+            + "time_glitches=\(epochs.timeGlitches) timeline_rebases=\(epochs.timelineRebases) "
             + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) dropped=\(droppedEvents)"
     }
 }

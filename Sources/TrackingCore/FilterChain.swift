@@ -48,10 +48,13 @@ public struct FilterChain: Sendable {
     /// Runs one fix through the gate and the triggers.
     public mutating func process(_ location: Location, clock: ClockReading) -> Decision {
         counters.fixesIn += 1
+        let restarts = gate.timelineRestarts
         if let reason = gate.check(location, clock: clock) {
             counters.rejected[reason, default: 0] += 1
             return Decision(kept: [], rejection: reason)
         }
+        // The receiver's time was rebased: the track so far is on the old time, start anew.
+        if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
         let kept = triggers.process(location)
         for item in kept { counters.kept[item.trigger, default: 0] += 1 }
         return Decision(kept: kept, rejection: nil)

@@ -3,13 +3,17 @@
 /// A fix passes when its mode, accuracy, time and coordinates are plausible and it does not imply
 /// an impossible jump from the last accepted fix. Outliers do not trap the gate: when
 /// `outlierConfirmations` consecutive rejected fixes agree with each other, the new place is
-/// accepted.
+/// accepted. Likewise for time: a fix no later than the last accepted one is stale, but a run of
+/// `outlierConfirmations` agreeing fixes before it means the receiver's time was rebased (see the
+/// reader's `FixTimeline`), and the gate follows the new time rather than refusing it for good.
 public struct QualityGate: Sendable {
     public var configuration: FilterConfiguration
     /// The last fix that passed.
     public private(set) var lastAccepted: Location?
     /// Consecutive outliers that agree with each other, oldest first.
     private var candidates: [Location] = []
+    /// How often a run of agreeing stale fixes made the gate follow the receiver's new time.
+    public private(set) var timelineRestarts = 0
 
     public init(configuration: FilterConfiguration) {
         self.configuration = configuration
@@ -18,7 +22,13 @@ public struct QualityGate: Sendable {
     /// `nil` when `location` passes (and becomes the last accepted fix), else the reason it failed.
     public mutating func check(_ location: Location, clock: ClockReading) -> RejectionReason? {
         if let reason = staticCheck(location, clock: clock) { return reason }
-        if let last = lastAccepted, location.time <= last.time { return .stale }
+        if let last = lastAccepted, location.time <= last.time {
+            guard confirmsNewPlace(location) else { return .stale }
+            candidates = []
+            lastAccepted = location
+            timelineRestarts += 1
+            return nil
+        }
         if let last = lastAccepted {
             let seconds = last.time.seconds(to: location.time)
             let speed = Geodesy.distance(last, location) / seconds

@@ -239,3 +239,34 @@ import TrackingCore
         #expect(stats.rests <= 3, "\(stats.summary)")
     }
 }
+
+/// A receiver's time glitch through a real socket: the reader skips it and goes on.
+@Suite struct ReaderTimeGlitchTests {
+    static func tpv(_ time: String) -> String {
+        #"{"class":"TPV","device":"/dev/ttyX","mode":3,"time":"\#(time)","lat":52.5,"lon":13.4}"#
+    }
+
+    @Test func aRunOfFixesDatedTomorrowDoesNotSilenceTheReader() async throws {
+        let today = (0..<20).map { Self.tpv(String(format: "2026-11-01T08:00:%02d.000Z", $0)) }
+        let tomorrow = (20..<30).map { Self.tpv(String(format: "2026-11-02T08:00:%02d.000Z", $0)) }
+        let later = (30..<50).map { Self.tpv(String(format: "2026-11-01T08:00:%02d.000Z", $0)) }
+        let peer = ScriptedGPSD(sessions: [
+            .init(lines: today + tomorrow, closeAfter: true),
+            .init(lines: later, closeAfter: false),
+        ])
+        defer { peer.stop() }
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            initialBackoff: .milliseconds(100), maxBackoff: .milliseconds(200),
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300)))
+        let events = await ReaderRobustnessTests.collect(reader, timeout: .seconds(10), until: { events in
+            events.contains { if case let .location(l) = $0 { return l.time.iso8601.hasSuffix("08:00:49.000Z") } else { return false } }
+        })
+        let times = events.compactMap { if case let .location(l) = $0 { l.time.iso8601 } else { nil } }
+        #expect(times == (Array(0..<20) + Array(30..<50)).map { String(format: "2026-11-01T08:00:%02d.000Z", $0) })
+        #expect(reader.statistics.epochs.timeGlitches == 10)
+        let notices = events.compactMap { if case let .timeline(notice) = $0 { notice } else { nil } }
+        #expect(notices.count == 2, "one episode: started and ended, \(notices)")
+        #expect(notices.last == .glitchEnded(skipped: 10))
+    }
+}

@@ -74,3 +74,25 @@ import TrackingCore
         #expect(gate.check(Track.fix(4, east: 30), clock: Track.synced) == nil)
     }
 }
+
+@Suite struct QualityGateTimelineTests {
+    @Test func followsTheReceiverWhenItsTimeIsRebasedBackwards() {
+        var chain = FilterChain(configuration: FilterConfiguration())
+        let unsynced = ClockReading(now: Track.synced.now, synchronized: false)
+        // A fix a day ahead got through (clock unsynchronized), then the receiver keeps to today.
+        #expect(chain.process(Track.fix(0), clock: unsynced).rejection == nil)
+        #expect(chain.process(Track.fix(86_400 + 1, east: 5), clock: unsynced).rejection == nil)
+        var rejections: [RejectionReason?] = []
+        var kept = 0
+        for n in 2..<40 {
+            let decision = chain.process(Track.fix(Double(n), east: Double(n) * 10, speed: 10), clock: unsynced)
+            rejections.append(decision.rejection)
+            kept += decision.kept.count
+        }
+        let config = FilterConfiguration()
+        #expect(rejections.prefix(config.outlierConfirmations - 1).allSatisfy { $0 == .stale })
+        #expect(rejections.dropFirst(config.outlierConfirmations - 1).allSatisfy { $0 == nil }, "\(rejections)")
+        #expect(kept >= 1, "the track starts again on the new time")
+        #expect(chain.gate.timelineRestarts == 1)
+    }
+}
