@@ -9,4 +9,9 @@ static inline int gpstrackd_sqlite_bind_text(sqlite3_stmt *statement, int index,
     return sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT);
 }
 
+// sqlite3_db_config is variadic, which Swift cannot call.
+static inline int gpstrackd_sqlite_keep_log_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 #endif

@@ -82,12 +82,21 @@ final class Database {
 
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Whether SQLite opened the file read-only (it does so silently when it cannot write it).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Closing will leave the write-ahead log as it is (no checkpoint into the file): for a
+    /// damaged database that is kept for inspection.
+    func keepLogOnClose() {
+        _ = gpstrackd_sqlite_keep_log_on_close(handle)
+    }
+
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 }
 
 /// A prepared statement with typed binders and column readers.
 final class Statement {
-    private let raw: OpaquePointer
+    fileprivate let raw: OpaquePointer
     let sql: String
     private unowned let database: Database
 
@@ -114,6 +123,11 @@ final class Statement {
 
     func bind(_ index: Int32, _ value: String?) {
         if let value { gpstrackd_sqlite_bind_text(raw, index, value) } else { sqlite3_bind_null(raw, index) }
+    }
+
+    /// Binds column `column` of `other`'s current row, whatever its type, as parameter `index`.
+    func bind(_ index: Int32, column: Int32, of other: Statement) {
+        sqlite3_bind_value(raw, index, sqlite3_column_value(other.raw, column))
     }
 
     /// Advances to the next row; false when done.

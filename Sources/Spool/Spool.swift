@@ -13,9 +13,14 @@ import TrackingCore
 /// - `ack` deletes with `synchronous = NORMAL`: after a power cut the newest acknowledgements may be
 ///   forgotten, so those positions are uploaded again. A position is never lost that way, only
 ///   possibly sent twice.
+/// - A full disk: a position that finds no room even after thinning waits in memory, in order
+///   (up to 10,000), and is stored as soon as there is room; `append` returns meanwhile. The
+///   spool keeps a reserve file to make room with (see `SpoolStore`'s room extension).
 /// - Positions are dropped only by the caps (`spool-max-rows`, `spool-max-bytes`, a full disk),
 ///   by thinning the oldest tenth, and every eviction is counted and reported.
-/// - An unreadable database is renamed to `spool.db.corrupt-<time>`, never deleted.
+/// - A damaged database (found at start or while running) is renamed to `spool.db.corrupt-<time>`,
+///   never deleted, and the rows SQLite can still read are copied into the new spool.
+/// - A spool file this process cannot write is refused at open (`SpoolError.readOnly`).
 ///
 /// SQLite blocks, so all database work runs on the spool's own serial queue, never on Swift's
 /// cooperative thread pool.
@@ -160,7 +165,7 @@ public final class Spool: Sendable {
         queue.async { [self] in
             let result: Result<T, SpoolError>
             do throws(SpoolError) {
-                result = .success(try body(store.value))
+                result = .success(try store.value.recoveringFromDamage(body))
             } catch {
                 result = .failure(error)
             }

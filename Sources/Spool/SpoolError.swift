@@ -1,3 +1,5 @@
+import Glibc
+
 /// What went wrong in the spool, with the SQLite result code, its message and the statement.
 public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A SQLite call failed.
@@ -8,6 +10,8 @@ public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
     case diskFull(path: String)
     /// The spool was closed.
     case closed
+    /// A spool file this process cannot write (another owner, a read-only mount).
+    case readOnly(path: String, owner: UInt32?)
 
     public var description: String {
         switch self {
@@ -19,6 +23,10 @@ public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
             return "disk full at \(path) even after thinning the oldest positions; free space or lower spool-max-bytes"
         case .closed:
             return "the spool is closed"
+        case let .readOnly(path, owner):
+            let who = owner.map { "it belongs to uid \($0), this process runs as uid \(getuid())" } ?? "it cannot be written"
+            return "cannot write the spool file \(path) (\(who)); no acknowledgement could be stored and everything would be sent again. "
+                + "Give it to the gpstrackd user (chown), or move it away to start a new spool"
         }
     }
 

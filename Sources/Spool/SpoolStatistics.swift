@@ -15,4 +15,8 @@ public struct SpoolStatistics: Sendable, Equatable {
     public var fileBytes: Int64
     /// Positions dropped to stay within the caps, since the spool was created.
     public var evictions: Int64
+    /// Positions waiting in memory for room on a full disk (also counted in `queued`).
+    public var heldInMemory: Int = 0
+    /// Positions that found no room on disk when they came, since the spool opened.
+    public var storeFailures: Int64 = 0
 }

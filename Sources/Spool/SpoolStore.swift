@@ -7,13 +7,24 @@ import TrackingCore
 final class SpoolStore {
     let configuration: Spool.Configuration
     let path: String
-    private var database: Database
-    private let events: @Sendable (SpoolEvent) -> Void
-    private(set) var queued = 0
+    var database: Database
+    let events: @Sendable (SpoolEvent) -> Void
+    let reserve: DiskReserve
+    var queued = 0
     private(set) var inFlight = Set<Int64>()
     /// Queued and not in flight.
     var unsent: Int { max(0, queued - inFlight.count) }
-    private(set) var evictions: Int64 = 0
+    var evictions: Int64 = 0
+    /// Evictions counted in memory that the database's counter does not have yet (a full disk).
+    var unsavedEvictions: Int64 = 0
+    /// Positions that found no room on a full disk, oldest first: stored as soon as there is room.
+    var held: [(location: Location, kept: KeepTrigger?)] = []
+    /// Acknowledged rows whose deletion found no room yet; kept in flight so none is sent twice.
+    var unwrittenAcks: [Int64] = []
+    /// Positions that could not be stored when they came (a full disk), since the spool opened.
+    var storeFailures: Int64 = 0
+    /// Whether the operator has been told that positions wait in memory.
+    var holdingReported = false
     // Built once: the statement cache is keyed by the text, and these run for every position.
     private static let insertSQL =
         "INSERT INTO positions (\(SpoolSchema.selectColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -25,27 +36,44 @@ final class SpoolStore {
         self.events = events
         path = configuration.directory + "/" + configuration.fileName
         try Self.makeDirectory(configuration.directory)
-        do {
+        reserve = DiskReserve(directory: configuration.directory, fileName: configuration.fileName + ".reserve")
+        if let reason = SpoolSalvage.truncatedBesideLog(path) {
+            // SQLite would start an empty database and delete the log: keep both for inspection.
+            let movedTo = try SpoolSalvage.moveAside(path)
             database = try Self.openAndCheck(path)
-        } catch let error where Self.isCorruption(error) {
-            let movedTo = try Self.moveAside(path)
-            events(.corruptFileMovedAside(path: path, movedTo: movedTo, reason: error.description))
-            database = try Self.openAndCheck(path)
+            events(.damagedFileReplaced(path: path, movedTo: movedTo, reason: reason, salvaged: nil))
+        } else {
+            do {
+                database = try Self.openAndCheck(path)
+            } catch let error where Self.isCorruption(error) {
+                let movedTo = try SpoolSalvage.moveAside(path)
+                database = try Self.openAndCheck(path)
+                let salvaged = Self.salvage(from: movedTo, into: database)
+                events(.damagedFileReplaced(path: path, movedTo: movedTo, reason: error.description, salvaged: salvaged))
+            }
         }
         queued = Int(try database.integer("SELECT count(*) FROM positions") ?? 0)
         evictions = try database.integer("SELECT value FROM counters WHERE name = 'evictions'") ?? 0
         if let pages = configuration.maxPageCount {
             _ = try database.integer("PRAGMA max_page_count = \(pages)")
         }
+        reserve.replenish()
     }
 
-    /// Opens the file, sets the durability pragmas, migrates, and reads it once end to end.
+    /// Opens the file, refuses one this process cannot write, sets the durability pragmas,
+    /// migrates, and reads it once end to end.
     private static func openAndCheck(_ path: String) throws(SpoolError) -> Database {
+        try checkWritable(path)
         let database = try Database(path: path)
+        if database.isReadOnly { throw .readOnly(path: path, owner: owner(of: path)) }
         // WAL: appends write a frame at the end of the log; readers never block the writer.
         try database.execute("PRAGMA journal_mode = WAL")
         // FULL: every commit fsyncs the log before it returns (see Spool's durability contract).
         try database.execute("PRAGMA synchronous = FULL")
+        // Checkpoint every 256 pages (1 MiB, not SQLite's 4 MiB) and cut the log back to 1 MiB
+        // after one: on a small or full filesystem the log is what runs out of room first.
+        try database.execute("PRAGMA wal_autocheckpoint = 256")
+        try database.execute("PRAGMA journal_size_limit = 1048576")
         // A small page cache (the default is 2 MB): the spool works at its two ends, oldest rows
         // for upload and newest for append, and a fleet box's memory is better left to others.
         try database.execute("PRAGMA cache_size = -256")
@@ -61,16 +89,41 @@ final class SpoolStore {
         return code == SQLITE_CORRUPT || code == SQLITE_NOTADB
     }
 
-    /// Renames the database (and its log files) to `spool.db.corrupt-<UTC time>`; never deletes.
-    private static func moveAside(_ path: String) throws(SpoolError) -> String {
-        let stamp = String(SystemClock.now().iso8601.filter { $0 != ":" })
-        let target = "\(path).corrupt-\(stamp)"
-        for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-            if rename(path + suffix, target + suffix) != 0 {
-                throw .directory(path: path, reason: "cannot move the unreadable spool aside: \(String(cString: strerror(errno)))")
-            }
+    /// Runs `body`; when it finds the database damaged, the file is moved aside, what can be read
+    /// is copied into a new spool, and `body` runs once more on it.
+    func recoveringFromDamage<T>(_ body: (SpoolStore) throws(SpoolError) -> T) throws(SpoolError) -> T {
+        do {
+            return try body(self)
+        } catch let error where Self.isCorruption(error) {
+            let old = database
+            old.keepLogOnClose()
+            let movedTo = try SpoolSalvage.moveAside(path)
+            database = try Self.openAndCheck(path)
+            let salvaged = SpoolSalvage.copy(from: old, into: database)
+            queued = Int(try database.integer("SELECT count(*) FROM positions") ?? 0)
+            events(.damagedFileReplaced(path: path, movedTo: movedTo, reason: error.description, salvaged: salvaged))
+            return try body(self)
         }
-        return target
+    }
+
+    /// Copies what the damaged file at `movedTo` still holds into `database`.
+    private static func salvage(from movedTo: String, into database: Database) -> Int {
+        guard let old = try? Database(path: movedTo) else { return 0 }
+        old.keepLogOnClose()
+        return SpoolSalvage.copy(from: old, into: database)
+    }
+
+    /// Refuses a spool file (or log) this process cannot write: SQLite would open it read-only
+    /// without a word, and no acknowledgement could ever be written.
+    private static func checkWritable(_ path: String) throws(SpoolError) {
+        for file in [path, path + "-wal", path + "-shm"] where access(file, F_OK) == 0 {
+            if faccessat(AT_FDCWD, file, W_OK, AT_EACCESS) != 0 { throw .readOnly(path: file, owner: owner(of: file)) }
+        }
+    }
+
+    private static func owner(of path: String) -> UInt32? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_uid : nil
     }
 
     private static func makeDirectory(_ directory: String) throws(SpoolError) {
@@ -91,24 +144,13 @@ final class SpoolStore {
     func append(_ location: Location, kept: KeepTrigger?) throws(SpoolError) {
         if queued >= configuration.maxRows { try evict(.maxRows) }
         appendsSinceSizeCheck += 1
-        if let maxBytes = configuration.maxBytes, appendsSinceSizeCheck >= 64 || queued < 64 {
+        if appendsSinceSizeCheck >= 16 || queued < 64 {
             appendsSinceSizeCheck = 0
-            if try usedBytes() >= maxBytes { try evict(.maxBytes) }
+            if let maxBytes = configuration.maxBytes, try usedBytes() >= maxBytes { try evict(.maxBytes) }
+            makeRoomAhead()
         }
-        // A full disk: thin the oldest positions until the new one fits. Thinning leaves pages
-        // half full; SQLite merges such siblings and frees pages, so a few rounds make room.
-        var attempts = 0
-        while true {
-            do {
-                try insert(location, kept: kept)
-                break
-            } catch let error where error.primaryCode == SQLITE_FULL {
-                attempts += 1
-                guard attempts <= 8, queued > 1 else { throw .diskFull(path: path) }
-                try evict(.diskFull)
-            }
-        }
-        queued += 1
+        held.append((location, kept))
+        try storeHeld()
     }
 
     /// Appends many positions in one durable transaction (a flush on shutdown, a bulk import).
@@ -130,7 +172,7 @@ final class SpoolStore {
         return lines.joined(separator: "\n")
     }
 
-    private func insert(_ l: Location, kept: KeepTrigger?) throws(SpoolError) {
+    func insert(_ l: Location, kept: KeepTrigger?) throws(SpoolError) {
         let statement = try database.statement(Self.insertSQL)
         statement.bind(1, l.time.nanosecondsSince1970)
         statement.bind(2, Int64(l.mode.rawValue))
@@ -151,18 +193,38 @@ final class SpoolStore {
         try statement.run()
     }
 
+    /// The oldest positions not in flight, up to `limit`. A row that cannot be read back as a
+    /// position (a value no version of gpstrackd writes) goes to the dead letters, so that it
+    /// never blocks the rows behind it.
     func peek(limit: Int) throws(SpoolError) -> [SpooledPosition] {
         guard limit > 0 else { return [] }
-        let statement = try database.statement(Self.peekSQL)
-        statement.bind(1, Int64(limit + inFlight.count))
-        defer { statement.reset() }
+        try? storeHeld()
         var out: [SpooledPosition] = []
-        while out.count < limit, try statement.step() {
-            let id = statement.int64(0)
-            guard !inFlight.contains(id), let position = Self.position(from: statement, id: id) else { continue }
-            out.append(position)
+        while true {
+            let statement = try database.statement(Self.peekSQL)
+            statement.bind(1, Int64(limit + inFlight.count))
+            var undecodable: [Int64] = []
+            var rows = 0
+            do {
+                defer { statement.reset() }
+                while out.count < limit, try statement.step() {
+                    rows += 1
+                    let id = statement.int64(0)
+                    guard !inFlight.contains(id) else { continue }
+                    guard let position = Self.position(from: statement, id: id) else {
+                        undecodable.append(id)
+                        continue
+                    }
+                    out.append(position)
+                    inFlight.insert(id)
+                }
+            }
+            guard !undecodable.isEmpty else { break }
+            try reject(undecodable, code: "Undecodable", message: "the spool row is not a valid position (mode, coordinates or time out of range)",
+                       at: SystemClock.now())
+            events(.undecodableRowsSetAside(count: undecodable.count))
+            if out.count >= limit || rows == 0 { break }
         }
-        for position in out { inFlight.insert(position.id) }
         return out
     }
 
@@ -182,21 +244,38 @@ final class SpoolStore {
     }
 
     /// Deletes acknowledged rows. Committed with `synchronous = NORMAL`: a power cut may forget the
-    /// newest acknowledgements (the position is then uploaded twice), never a position.
+    /// newest acknowledgements (the position is then uploaded twice), never a position. On a full
+    /// disk the deletion waits in memory (the rows stay in flight, so none is sent again).
     func ack(_ ids: [Int64]) throws(SpoolError) {
         guard !ids.isEmpty else { return }
-        try database.run("PRAGMA synchronous = NORMAL")
-        defer { try? database.run("PRAGMA synchronous = FULL") }
-        let deleted = try database.transaction { () throws(SpoolError) -> Int in
-            let statement = try database.statement("DELETE FROM positions WHERE id = ?")
-            var deleted = 0
-            for id in ids {
-                statement.bind(1, id)
-                try statement.run()
-                deleted += database.changes
+        unwrittenAcks += ids
+        writeAcks()
+    }
+
+    /// Deletes the acknowledged rows not yet deleted; on a full disk they wait for room.
+    func writeAcks() {
+        guard !unwrittenAcks.isEmpty else { return }
+        let ids = unwrittenAcks
+        let deleted: Int
+        do {
+            deleted = try withRoom { () throws(SpoolError) -> Int in
+                try database.run("PRAGMA synchronous = NORMAL")
+                defer { try? database.run("PRAGMA synchronous = FULL") }
+                return try database.transaction { () throws(SpoolError) -> Int in
+                    let statement = try database.statement("DELETE FROM positions WHERE id = ?")
+                    var deleted = 0
+                    for id in ids {
+                        statement.bind(1, id)
+                        try statement.run()
+                        deleted += database.changes
+                    }
+                    return deleted
+                }
             }
-            return deleted
+        } catch {
+            return
         }
+        unwrittenAcks.removeFirst(ids.count)
         queued -= deleted
         for id in ids { inFlight.remove(id) }
     }
@@ -247,53 +326,17 @@ final class SpoolStore {
         return out
     }
 
+    /// Also the spool's periodic chance to store what a full disk held back.
     func statistics() throws(SpoolError) -> SpoolStatistics {
+        try? storeHeld()
         let oldest = try database.integer("SELECT fix_time FROM positions ORDER BY id LIMIT 1")
         let newest = try database.integer("SELECT fix_time FROM positions ORDER BY id DESC LIMIT 1")
         let dead = try database.integer("SELECT count(*) FROM dead_letters") ?? 0
+        let size = { (file: String) in SpoolSalvage.fileSize(file) ?? 0 }
         return SpoolStatistics(
-            queued: queued, inFlight: inFlight.count,
-            oldest: oldest.map(FixTime.init(nanosecondsSince1970:)), newest: newest.map(FixTime.init(nanosecondsSince1970:)),
-            deadLetters: Int(dead), fileBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"), evictions: evictions)
-    }
-
-    /// Pages in use (not on the free list), in bytes: what `spool-max-bytes` limits.
-    func usedBytes() throws(SpoolError) -> Int64 {
-        let pages = try database.integer("PRAGMA page_count") ?? 0
-        let free = try database.integer("PRAGMA freelist_count") ?? 0
-        let size = try database.integer("PRAGMA page_size") ?? 4096
-        return (pages - free) * size
-    }
-
-    /// Thins the oldest tenth of the queue by dropping every other row: the recent track matters
-    /// most, and the old track keeps its shape at half the density.
-    func evict(_ reason: SpoolEvent.EvictionReason) throws(SpoolError) {
-        let oldest = max(2, queued / 10)
-        let removed = try database.transaction { () throws(SpoolError) -> Int in
-            let statement = try database.statement("""
-                DELETE FROM positions WHERE id IN (
-                    SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n
-                                    FROM (SELECT id FROM positions ORDER BY id LIMIT ?))
-                    WHERE n % 2 = 0)
-                """)
-            statement.bind(1, Int64(oldest))
-            try statement.run()
-            let removed = database.changes
-            let counter = try database.statement("""
-                INSERT INTO counters (name, value) VALUES ('evictions', ?)
-                ON CONFLICT(name) DO UPDATE SET value = value + excluded.value
-                """)
-            counter.bind(1, Int64(removed))
-            try counter.run()
-            return removed
-        }
-        queued -= removed
-        evictions += Int64(removed)
-        events(.evicted(count: removed, reason: reason))
-    }
-
-    private static func fileSize(_ path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+            queued: queued + held.count, inFlight: inFlight.count,
+            oldest: oldest.map(FixTime.init(nanosecondsSince1970:)), newest: held.last?.location.time ?? newest.map(FixTime.init(nanosecondsSince1970:)),
+            deadLetters: Int(dead), fileBytes: size(path) + size(path + "-wal"), evictions: evictions,
+            heldInMemory: held.count, storeFailures: storeFailures)
     }
 }

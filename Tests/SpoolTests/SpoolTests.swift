@@ -192,7 +192,7 @@ import TrackingCore
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         let aside = try #require(files.first { $0.hasPrefix("spool.db.corrupt-") })
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + aside)) == garbage, "the user's file is kept as it was")
-        guard case let .corruptFileMovedAside(path, movedTo, _) = events.all.first else {
+        guard case let .damagedFileReplaced(path, movedTo, _, _) = events.all.first else {
             Issue.record("no event: \(events.all)")
             return
         }
@@ -217,7 +217,16 @@ import TrackingCore
         try handle.close()
         let events = EventLog()
         let spool = try await Spool.open(.init(directory: directory)) { events.append($0) }
-        #expect(try await spool.statistics().queued == 0)
+        guard case let .damagedFileReplaced(_, _, _, salvaged?) = events.all.first else {
+            Issue.record("no event: \(events.all)")
+            return
+        }
+        print("damaged at start: \(salvaged) of 3000 rows salvaged")
+        #expect(salvaged > 1000 && salvaged < 3000, "the readable rows are copied, the damaged ones lost")
+        #expect(try await spool.statistics().queued == salvaged)
+        let rows = try await spool.peek(limit: 5000)
+        #expect(rows.count == salvaged)
+        #expect(rows.last?.location == Self.location(2999), "rows after the damaged pages are salvaged too")
         #expect(events.all.count == 1)
         try await spool.append(Self.location(1))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).contains { $0.hasPrefix("spool.db.corrupt-") })
@@ -245,9 +254,11 @@ final class EventLog: @unchecked Sendable {
 
 @Suite struct SpoolEventTests {
     @Test func sayWhatHappenedAndWhere() {
-        let corrupt = SpoolEvent.corruptFileMovedAside(path: "/var/lib/gpstrackd/spool.db", movedTo: "/var/lib/gpstrackd/spool.db.corrupt-x", reason: "file is not a database")
+        let corrupt = SpoolEvent.damagedFileReplaced(
+            path: "/var/lib/gpstrackd/spool.db", movedTo: "/var/lib/gpstrackd/spool.db.corrupt-x", reason: "file is not a database", salvaged: 904)
         #expect(corrupt.isError)
         #expect(corrupt.description.contains("/var/lib/gpstrackd/spool.db.corrupt-x"))
+        #expect(corrupt.description.contains("copied the 904 position(s)"))
         let evicted = SpoolEvent.evicted(count: 5, reason: .maxRows)
         #expect(!evicted.isError)
         #expect(evicted.description == "spool full (spool-max-rows): thinned the oldest positions, dropped 5")
