@@ -3,9 +3,9 @@ import TrackingCore
 
 /// Room on disk: the caps, thinning, and a full disk.
 ///
-/// On a full disk the spool first makes room without losing anything (a checkpoint cuts the
-/// write-ahead log back), then thins the oldest positions, then gives up its reserve file
-/// (`DiskReserve`) so that thinning itself can be written. A position that still finds no room
+/// On a full disk the spool first makes room without losing anything: a checkpoint lets the
+/// write-ahead log be written from its start again, then it gives up its reserve file
+/// (`DiskReserve`); then it thins the oldest positions. A position that still finds no room
 /// waits in memory, in order, up to `maxHeld`, and is stored as soon as there is room: the newest
 /// positions are never the ones lost while older ones can be thinned. While the disk is nearly
 /// full the spool thins ahead, before a write fails.
@@ -50,8 +50,10 @@ extension SpoolStore {
         }
     }
 
-    /// Runs `write`; on a full disk makes room step by step and tries again, then throws the full-disk error.
-    func withRoom<T>(_ write: () throws(SpoolError) -> T) throws(SpoolError) -> T {
+    /// Runs `write`; on a full disk makes room step by step and tries again, then throws the
+    /// full-disk error. First room that costs nothing (the log's own, the reserve), then, with
+    /// `thinning`, the oldest positions.
+    func withRoom<T>(thinning: Bool = true, _ write: () throws(SpoolError) -> T) throws(SpoolError) -> T {
         var step = 0
         while true {
             do {
@@ -61,18 +63,10 @@ extension SpoolStore {
                 switch step {
                 case 1:
                     checkpoint()
-                case 2...6 where queued > 1:
-                    do {
-                        try evict(.diskFull)
-                    } catch where error.primaryCode == SQLITE_FULL {
-                        guard reserve.release() else { throw error }
-                        events(.reserveReleased(path: reserve.path))
-                        try evict(.diskFull)
-                    }
-                    checkpoint()
-                case 2...7:
-                    guard reserve.release() else { throw error }
+                case 2 where reserve.release():
                     events(.reserveReleased(path: reserve.path))
+                case 2...6 where thinning && queued > 1:
+                    try evict(.diskFull)
                     checkpoint()
                 default:
                     throw error
@@ -81,21 +75,24 @@ extension SpoolStore {
         }
     }
 
-    /// While the filesystem is nearly full, thins the oldest positions before the database has to
-    /// grow (a write that fails costs more than one that is not needed), and makes the reserve
-    /// again once there is room.
+    /// While the filesystem is nearly full and the reserve is spent, thins the oldest positions
+    /// before the database has to grow (a write that fails costs more than one that is not
+    /// needed); makes the reserve again once there is room.
     func makeRoomAhead() {
-        guard reserve.isLow else {
-            if !reserve.isHeld, reserve.replenish() { events(.reserveRestored(path: reserve.path)) }
+        if reserve.isHeld { return }
+        guard let available = reserve.available, available < 64 * 1024 else {
+            if reserve.replenish() { events(.reserveRestored(path: reserve.path)) }
             return
         }
-        guard queued >= 20, let free = try? freeBytes(), free < 64 * 1024 else { return }
+        // Room for the next few positions and their log frames, or thin now.
+        guard queued >= 20, let free = try? freeBytes(), free < 8 * 1024 else { return }
         try? evict(.diskFull)
     }
 
-    /// Copies the write-ahead log into the database and cuts it back to nothing, freeing its room.
+    /// Copies the write-ahead log into the database so that the next commit writes the log from
+    /// its start again: room the log already has on disk, where a growing log would need more.
     func checkpoint() {
-        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try? database.execute("PRAGMA wal_checkpoint(RESTART)")
     }
 
     /// Pages in use (not on the free list), in bytes: what `spool-max-bytes` limits.

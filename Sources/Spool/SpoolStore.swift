@@ -258,7 +258,7 @@ final class SpoolStore {
         let ids = unwrittenAcks
         let deleted: Int
         do {
-            deleted = try withRoom { () throws(SpoolError) -> Int in
+            deleted = try withRoom(thinning: false) { () throws(SpoolError) -> Int in
                 try database.run("PRAGMA synchronous = NORMAL")
                 defer { try? database.run("PRAGMA synchronous = FULL") }
                 return try database.transaction { () throws(SpoolError) -> Int in
