@@ -105,14 +105,7 @@ public struct CognitoGuestCredentials: Sendable {
 
     private func store(_ identity: String) {
         guard let identityFile else { return }
-        let temporary = identityFile + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { return }
-        let text = identity + "\n"
-        _ = text.withCString { write(fd, $0, strlen($0)) }
-        fsync(fd)
-        close(fd)
-        rename(temporary, identityFile)
+        _ = AtomicFile.write(identity + "\n", to: identityFile, mode: 0o600)
     }
 
     private func removeStoredIdentity() {

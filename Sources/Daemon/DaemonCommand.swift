@@ -25,10 +25,28 @@ public struct DaemonCommand: Sendable {
         let c = loaded.configuration
         let logger = Logger(level: c.logLevel, format: c.logFormat ?? Logger.defaultFormat(environment: environment))
         let notifier = ServiceNotifier(environment: environment)
+        let lock: StateDirectoryLock
+        do {
+            lock = try StateDirectoryLock(directory: c.stateDirectory)
+        } catch let failure as StateDirectoryLock.Failure {
+            logger.error("\(failure)")
+            return failure.reason == nil ? .temporaryFailure : .cannotCreate
+        } catch {
+            logger.error("\(error)")
+            return .cannotCreate
+        }
+        let repeated = RepeatedWarnings()
         let spool: Spool
         do {
             spool = try await Spool.open(.init(directory: c.stateDirectory, maxRows: c.spoolMaxRows, maxBytes: c.spoolMaxBytes)) { event in
-                if event.isError { logger.error(event.description) } else { logger.warning(event.description) }
+                // Thinning can repeat every few positions on a full disk: one line a minute says it.
+                if case .evicted = event {
+                    repeated.log("evicted", event.description, level: .warning, to: logger)
+                } else if event.isError {
+                    logger.error(event.description)
+                } else {
+                    logger.warning(event.description)
+                }
             }
         } catch {
             logger.error("\(error)")
@@ -67,7 +85,6 @@ public struct DaemonCommand: Sendable {
             fileSink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool)
         }
 
-        let repeated = RepeatedWarnings()
         // Kept positions go from the reader's thread straight to the spool's queue; the uploader
         // hears of each once it is committed.
         let storeFailed = Flag()
@@ -116,7 +133,7 @@ public struct DaemonCommand: Sendable {
                 filter: .init(in: snapshot.filter.fixesIn, kept: snapshot.filter.keptTotal,
                               rejected: Dictionary(uniqueKeysWithValues: snapshot.filter.rejected.map { ($0.key.rawValue, $0.value) })),
                 spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
-                             evictions: stats?.evictions ?? 0),
+                             evictions: stats?.evictions ?? 0, heldInMemory: stats?.heldInMemory ?? 0, storeFailures: stats?.storeFailures ?? 0),
                 upload: .init(sink: c.sink.rawValue, uploaded: upload?.uploaded ?? 0, lastSuccess: upload?.lastSuccess?.iso8601,
                               lastError: upload?.lastError),
                 credentials: .init(source: credentialSource, expires: expires?.iso8601))
@@ -124,8 +141,12 @@ public struct DaemonCommand: Sendable {
         let statusPath = c.stateDirectory + "/status.json"
         let writeStatus: @Sendable (SpoolStatistics?) async -> Void = { stats in
             let status = await publish(stats)
-            _ = AtomicFile.write(status.json() + "\n", to: statusPath)
-            if let metrics = c.metricsFile { _ = AtomicFile.write(status.metrics, to: metrics) }
+            if let problem = AtomicFile.write(status.json() + "\n", to: statusPath) {
+                repeated.log("status-file", "cannot write \(statusPath): \(problem); gpstrackd status shows old figures until it can", to: logger)
+            }
+            if let metrics = c.metricsFile, let problem = AtomicFile.write(status.metrics, to: metrics) {
+                repeated.log("metrics-file", "cannot write the metrics file \(metrics): \(problem)", to: logger)
+            }
         }
         let reloadFlags = flags
         let reloadEnvironment = environment
@@ -222,6 +243,7 @@ public struct DaemonCommand: Sendable {
         withExtendedLifetime(signals) {}
         withExtendedLifetime(usr1) {}
         withExtendedLifetime(hup) {}
+        withExtendedLifetime(lock) {}
         let queued = (try? await spool.statistics().queued) ?? -1
         logger.info("gpstrackd stopped", ["filter": stage.counters.summary, "queued": String(queued)])
         return failed ? .ioError : .success

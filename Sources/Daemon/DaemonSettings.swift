@@ -250,7 +250,7 @@ public enum DaemonSettings {
     }
 
     private static func readFile(_ path: String, required: Bool, source: ConfigurationSource?) throws(ConfigurationError) -> String? {
-        if let text = AtomicFile.read(path) { return text }
+        if let text = TextFile.read(path) { return text }
         let code = errno
         if !required && code == ENOENT { return nil }
         throw ConfigurationError(key: "config", source: source ?? .builtIn, value: path,

@@ -26,6 +26,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var oldest: String?
         public var deadLetters: Int
         public var evictions: Int64
+        /// Positions waiting in memory for room on a full disk.
+        public var heldInMemory: Int
+        /// Positions that found no room on disk when they came (since start).
+        public var storeFailures: Int64
     }
 
     public struct Upload: Codable, Sendable, Equatable {
@@ -69,7 +73,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         let rejected = filter.rejected.keys.sorted().map { "\($0)=\(filter.rejected[$0]!)" }.joined(separator: " ")
         lines.append("filter: \(filter.in) fixes in, \(filter.kept) kept, rejected: \(rejected.isEmpty ? "none" : rejected)")
         lines.append("spool: \(spool.queued) queued" + (spool.oldest.map { ", oldest \($0)" } ?? "")
-            + ", \(spool.deadLetters) dead letters, \(spool.evictions) evicted")
+            + ", \(spool.deadLetters) dead letters, \(spool.evictions) evicted"
+            + (spool.heldInMemory > 0 ? ", \(spool.heldInMemory) waiting in memory for disk space" : "")
+            + (spool.storeFailures > 0 ? ", \(spool.storeFailures) found no room on disk" : ""))
         lines.append("upload (\(upload.sink)): \(upload.uploaded) uploaded, last success \(upload.lastSuccess ?? "never")"
             + (upload.lastError.map { ", last error: \($0)" } ?? ""))
         if let source = credentials.source {
@@ -95,6 +101,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         metric("spool_queued", "gauge", "Positions waiting for upload.", [("", Double(spool.queued))])
         metric("spool_dead_letters", "gauge", "Positions the tracker refused for good.", [("", Double(spool.deadLetters))])
         metric("spool_evictions_total", "counter", "Positions dropped to stay within the spool's caps.", [("", Double(spool.evictions))])
+        metric("spool_held_in_memory", "gauge", "Positions waiting in memory for room on a full disk.", [("", Double(spool.heldInMemory))])
+        metric("spool_store_failures_total", "counter", "Positions that found no room on disk when they came.",
+               [("", Double(spool.storeFailures))])
         if let fix = lastFix, let time = FixTime(iso8601: fix.time) {
             metric("last_fix_timestamp_seconds", "gauge", "Receiver time of the last fix.", [("", time.secondsSince1970)])
         }

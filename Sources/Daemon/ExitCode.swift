@@ -14,6 +14,8 @@ public enum ExitCode: Int32, Sendable {
     case cannotCreate = 73
     /// EX_IOERR: an input/output error.
     case ioError = 74
+    /// EX_TEMPFAIL: another gpstrackd runs on the same state directory; trying later may work.
+    case temporaryFailure = 75
     /// EX_CONFIG: the configuration is invalid.
     case config = 78
 }

@@ -22,7 +22,7 @@ public struct StatusCommand: Sendable {
             return .config
         }
         let directory = loaded.configuration.stateDirectory
-        if let text = AtomicFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
+        if let text = TextFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
             _ = FileOutput.write((json ? status.json() : "gpstrackd is running\n" + status.summary) + "\n", to: 1)
             return .success
         }
@@ -34,7 +34,8 @@ public struct StatusCommand: Sendable {
                 pid: 0, updated: SystemClock.now().iso8601,
                 gpsd: .init(connected: false, endpoint: loaded.configuration.gpsd.description), lastFix: nil,
                 filter: .init(in: 0, kept: 0, rejected: [:]),
-                spool: .init(queued: stats.queued, oldest: stats.oldest?.iso8601, deadLetters: stats.deadLetters, evictions: stats.evictions),
+                spool: .init(queued: stats.queued, oldest: stats.oldest?.iso8601, deadLetters: stats.deadLetters, evictions: stats.evictions,
+                             heldInMemory: stats.heldInMemory, storeFailures: stats.storeFailures),
                 upload: .init(sink: loaded.configuration.sink.rawValue, uploaded: 0, lastSuccess: nil, lastError: nil),
                 credentials: .init(source: nil, expires: nil))
             let text = json ? status.json() : "gpstrackd is not running (state directory \(directory))\n"

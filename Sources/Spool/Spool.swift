@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import TrackingCore
 
@@ -146,6 +147,20 @@ public final class Spool: Sendable {
 
     public func statistics() async throws(SpoolError) -> SpoolStatistics {
         try await run { store throws(SpoolError) in try store.statistics() }
+    }
+
+    /// Creates the state directory (and its parents) and checks that it can be written.
+    public static func makeDirectory(_ directory: String) throws(SpoolError) {
+        var built = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o750) != 0 && errno != EEXIST {
+                throw .directory(path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+        if access(directory, W_OK) != 0 {
+            throw .directory(path: directory, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Runs `body` on the spool's queue and waits for it.

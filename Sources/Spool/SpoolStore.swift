@@ -35,7 +35,7 @@ final class SpoolStore {
         self.configuration = configuration
         self.events = events
         path = configuration.directory + "/" + configuration.fileName
-        try Self.makeDirectory(configuration.directory)
+        try Spool.makeDirectory(configuration.directory)
         reserve = DiskReserve(directory: configuration.directory, fileName: configuration.fileName + ".reserve")
         if let reason = SpoolSalvage.truncatedBesideLog(path) {
             // SQLite would start an empty database and delete the log: keep both for inspection.
@@ -124,19 +124,6 @@ final class SpoolStore {
     private static func owner(of path: String) -> UInt32? {
         var info = stat()
         return stat(path, &info) == 0 ? info.st_uid : nil
-    }
-
-    private static func makeDirectory(_ directory: String) throws(SpoolError) {
-        var built = directory.hasPrefix("/") ? "" : "."
-        for part in directory.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o750) != 0 && errno != EEXIST {
-                throw .directory(path: directory, reason: String(cString: strerror(errno)))
-            }
-        }
-        if access(directory, W_OK) != 0 {
-            throw .directory(path: directory, reason: String(cString: strerror(errno)))
-        }
     }
 
     // MARK: - Operations
