@@ -26,6 +26,9 @@ enum ReaderEventLog {
             logger.info("fix lost")
         case let .gpsdError(message):
             logger.warning("gpsd reported an error", ["message": message])
+        case .oversizedLine:
+            logger.warning("gpsd sent a message longer than libgps can read (about 20 KB, usually a SKY report with very many "
+                + "satellites); skipped it by reconnecting at once. Later ones are counted (oversized_lines), not logged")
         case let .timeline(.glitchStarted(time, expected)):
             logger.warning("the receiver reports fix time \(time.iso8601), far from its timeline (near \(expected.iso8601)); "
                 + "skipping such fixes until its time is consistent again")

@@ -67,8 +67,11 @@ public final class GPSDReader: Sendable {
     /// Why one session ended.
     private enum SessionEnd {
         case stopped
-        case lost(GPSDError)
+        /// The connection ended; `afterData` when the session had delivered reports.
+        case lost(GPSDError, afterData: Bool)
         case silent
+        /// gpsd sent a line libgps cannot read; the connection is dropped and opened again at once.
+        case oversizedLine
     }
 
     /// Work for each location on the reader's own thread, before anything crosses to the consumer;
@@ -180,10 +183,20 @@ public final class GPSDReader: Sendable {
             switch end {
             case .stopped:
                 return
-            case let .lost(error):
+            case let .lost(error, afterData):
                 emit(.disconnected(error))
                 link = .down
+                // A session that delivered data was a good one: the next try comes soon, not after
+                // the delay the last run of failures had reached.
+                if afterData { backoff.reset() }
                 pause(backoff.next())
+            case .oversizedLine:
+                let first = counters.withLock { c in
+                    c.oversizedLines += 1
+                    return c.oversizedLines == 1
+                }
+                if first { emit(.oversizedLine) }
+                backoff.reset()
             case .silent:
                 if link != .silent {
                     emit(.noData(after: configuration.noDataTimeout))
@@ -203,6 +216,7 @@ public final class GPSDReader: Sendable {
         var lastTPV = clock.now
         var pacing = BurstPacing(window: configuration.burstWindow)
         var lastMessage = clock.now
+        var delivered = false
         let waitMicroseconds = Int32(clamping: max(1, configuration.pollInterval.microseconds))
         while true {
             if isStopping { return .stopped }
@@ -241,9 +255,12 @@ public final class GPSDReader: Sendable {
                 continue
             case let .disconnected(reason):
                 if isStopping { return .stopped }
-                return .lost(.connectionLost(endpoint: session.endpoint, reason: reason))
+                return .lost(.connectionLost(endpoint: session.endpoint, reason: reason), afterData: delivered)
+            case .oversizedLine:
+                return .oversizedLine
             case let .report(report):
                 let at = clock.now
+                delivered = true
                 lastMessage = at
                 if case .tpv = report {
                     lastTPV = at

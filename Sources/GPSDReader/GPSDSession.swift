@@ -15,6 +15,9 @@ final class GPSDSession {
         case incomplete
         /// The connection ended; the session is unusable.
         case disconnected(reason: String)
+        /// gpsd sent a line longer than libgps's buffer (about 20 KB): libgps cannot read past it,
+        /// so the session is unusable although the connection is up.
+        case oversizedLine
     }
 
     let endpoint: GPSDEndpoint
@@ -73,6 +76,7 @@ final class GPSDSession {
         if status == 0 { return .incomplete }
         if status < 0 {
             if line.isEmpty {
+                if code == 0, connectionIsUp { return .oversizedLine }
                 return .disconnected(reason: code == 0 ? "gpsd closed the connection" : Self.describe(errno: code))
             }
             switch GPSDReport.classify(line) {
@@ -104,6 +108,14 @@ final class GPSDSession {
         }
         guard set & gpstrackd_mode_set() != 0 else { return .report(.unparsable(line: line.text)) }
         return .report(.tpv(tpvReport(set: set)))
+    }
+
+    /// Whether the socket is still open: libgps failing with nothing in its message buffer on an
+    /// open connection means its line buffer filled without a line end.
+    private var connectionIsUp: Bool {
+        var byte: UInt8 = 0
+        let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return peeked > 0 || (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
     }
 
     private func tpvReport(set: gps_mask_t) -> TPVReport {

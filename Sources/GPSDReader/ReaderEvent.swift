@@ -27,6 +27,9 @@ public enum ReaderEvent: Sendable, Equatable {
     case fixLost
     /// gpsd itself reported an error.
     case gpsdError(String)
+    /// gpsd sent a line longer than libgps can read (about 20 KB); the reader skipped it by
+    /// reconnecting at once. Sent the first time; later ones are counted in the statistics.
+    case oversizedLine
     /// The receiver's fix times left its timeline, came back, or kept to a new one.
     case timeline(EpochAssembler.TimelineNotice)
 }

@@ -18,6 +18,8 @@ public struct ReaderStatistics: Sendable, Equatable {
     public var unparsable = 0
     /// Sessions opened after the first.
     public var reconnects = 0
+    /// Lines from gpsd too long for libgps (each cost a reconnect).
+    public var oversizedLines = 0
     /// Events dropped because the consumer fell behind and the buffer was full.
     public var droppedEvents = 0
     /// The epoch assembler's counters (no fix, repeated or backwards times, ...).
@@ -31,6 +33,6 @@ public struct ReaderStatistics: Sendable, Equatable {
             + "no_fix=\(epochs.noFix) missing_time=\(epochs.missingTime) invalid_position=\(epochs.invalidPosition) "
             + "repeated_time=\(epochs.repeatedTime) backwards_time=\(epochs.backwardsTime) "
             + "time_glitches=\(epochs.timeGlitches) timeline_rebases=\(epochs.timelineRebases) "
-            + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) dropped=\(droppedEvents)"
+            + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) oversized_lines=\(oversizedLines) dropped=\(droppedEvents)"
     }
 }

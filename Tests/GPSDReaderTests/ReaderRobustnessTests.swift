@@ -28,7 +28,7 @@ import TrackingCore
         }
         let watchdog = Task {
             let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline, !condition() {
+            while ContinuousClock.now < deadline, !condition(), !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(20))
             }
             reader.stop()
@@ -268,5 +268,51 @@ import TrackingCore
         let notices = events.compactMap { if case let .timeline(notice) = $0 { notice } else { nil } }
         #expect(notices.count == 2, "one episode: started and ended, \(notices)")
         #expect(notices.last == .glitchEnded(skipped: 10))
+    }
+}
+
+/// Reconnecting after good sessions and past lines libgps cannot read.
+@Suite struct ReaderReconnectTests {
+    @Test func aSessionThatDeliveredDataResetsTheBackoff() async throws {
+        // Six short sessions with data, each closed by gpsd (a restart), then one that stays.
+        let sessions = (0..<6).map { n in
+            ScriptedGPSD.Session(lines: [ReaderRobustnessTests.tpv(String(format: "%02d.000", n * 2))], closeAfter: true)
+        } + [ScriptedGPSD.Session(lines: [ReaderRobustnessTests.tpv("20.000")], closeAfter: false)]
+        let peer = ScriptedGPSD(sessions: sessions)
+        defer { peer.stop() }
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            initialBackoff: .milliseconds(200), maxBackoff: .seconds(5),
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(100)))
+        _ = await ReaderRobustnessTests.collect(reader, timeout: .seconds(15), polling: { peer.connections >= 7 })
+        let accepted = peer.acceptedAt
+        #expect(accepted.count >= 7)
+        let gaps = zip(accepted, accepted.dropFirst()).map { $1 - $0 }
+        // Without the reset: 0.2, 0.4, 0.8, 1.6, 3.2, 5 s. With it: the first delay every time.
+        #expect(gaps.allSatisfy { $0 < .milliseconds(900) }, "reconnect delays \(gaps)")
+    }
+
+    @Test func aLineTooLongForLibgpsIsSaidAndSkippedAndTheFixesFlowOn() async throws {
+        let long = #"{"class":"SKY","device":"/dev/ttyX","satellites":""# + String(repeating: "a", count: 25_000) + #""}"#
+        let peer = ScriptedGPSD(sessions: [
+            .init(lines: [ReaderRobustnessTests.tpv("01.000"), long, ReaderRobustnessTests.tpv("02.000")], closeAfter: false),
+            .init(lines: [ReaderRobustnessTests.tpv("05.000"), ReaderRobustnessTests.tpv("06.000")], closeAfter: false),
+        ])
+        defer { peer.stop() }
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            initialBackoff: .seconds(1), maxBackoff: .seconds(2),
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300)))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let events = await ReaderRobustnessTests.collect(reader, timeout: .seconds(10), until: { events in
+            events.contains { if case let .location(l) = $0 { return l.time.iso8601.hasSuffix("06.000Z") } else { return false } }
+        })
+        #expect(clock.now - started < .seconds(5))
+        #expect(events.contains(.oversizedLine))
+        #expect(!events.contains { if case .disconnected = $0 { true } else { false } }, "not reported as gpsd closing the connection")
+        #expect(reader.statistics.oversizedLines == 1)
+        let times = events.compactMap { if case let .location(l) = $0 { l.time.iso8601 } else { nil } }
+        #expect(times.contains("2026-11-01T08:00:06.000Z"))
     }
 }

@@ -17,6 +17,7 @@ final class ScriptedGPSD: @unchecked Sendable {
     private var accepted = 0
     private var openConnections: [Int32] = []
     private var sentAt: [String: ContinuousClock.Instant] = [:]
+    private var accepts: [ContinuousClock.Instant] = []
     private var stopped = false
 
     /// Makes a peer that holds its port without listening: connections are refused, and no other
@@ -51,6 +52,9 @@ final class ScriptedGPSD: @unchecked Sendable {
     /// Connections accepted so far.
     var connections: Int { lock.withLock { accepted } }
 
+    /// When each connection was accepted.
+    var acceptedAt: [ContinuousClock.Instant] { lock.withLock { accepts } }
+
     /// When `line` was last written.
     func sentAt(_ line: String) -> ContinuousClock.Instant? { lock.withLock { sentAt[line] } }
 
@@ -78,6 +82,7 @@ final class ScriptedGPSD: @unchecked Sendable {
             index += 1
             lock.withLock {
                 accepted += 1
+                accepts.append(ContinuousClock.now)
                 openConnections.append(fd)
             }
             let banner = [
