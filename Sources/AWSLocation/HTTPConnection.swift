@@ -28,8 +28,19 @@ final class HTTPConnection {
     /// Connects (through `proxy` for https when given) and completes the TLS handshake.
     init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(Failure) {
         self.key = key
-        let target = proxy.map { ($0.host, $0.port) } ?? (key.host, key.port)
-        fd = try Self.connect(host: target.0, port: target.1, deadline: deadline)
+        if let proxy {
+            do throws(Failure) {
+                fd = try Self.connect(host: proxy.host, port: proxy.port, deadline: deadline)
+            } catch .timeout {
+                throw .connection("cannot reach the proxy \(proxy.host):\(proxy.port) (from HTTPS_PROXY): no answer in time")
+            } catch let .connection(reason) {
+                throw .connection("cannot reach the proxy \(proxy.host):\(proxy.port) (from HTTPS_PROXY): \(reason)")
+            } catch {
+                throw error
+            }
+        } else {
+            fd = try Self.connect(host: key.host, port: key.port, deadline: deadline)
+        }
         do throws(Failure) {
             if let proxy { try tunnel(through: proxy, deadline: deadline) }
             if key.scheme == "https" {

@@ -21,6 +21,16 @@ struct ProxySettings: Sendable, Equatable {
             .split(separator: ",").map { $0.filter { !$0.isWhitespace }.lowercased() }.filter { !$0.isEmpty }
     }
 
+    /// What is wrong with the proxy setting in `environment`, if one is set and cannot be used:
+    /// the variable's name and the reason. The value is not repeated (it may carry a password).
+    static func problem(environment: [String: String]) -> (variable: String, reason: String)? {
+        let variable = environment["https_proxy"] != nil ? "https_proxy" : "HTTPS_PROXY"
+        guard let value = environment[variable], !value.allSatisfy(\.isWhitespace) else { return nil }
+        guard parse(value) == nil else { return nil }
+        return (variable, "is not a proxy URL gpstrackd can use; write it as http://[user:password@]host[:port] "
+            + "(an http:// proxy, which carries TLS end to end through CONNECT)")
+    }
+
     /// The proxy for a connection to `host` over `scheme`, or nil to go direct.
     func proxy(scheme: String, host: String) -> Proxy? {
         guard scheme == "https", let proxy else { return nil }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where a service listens: `https://host[:port]`, or `http://` for a loopback test endpoint only.
 public struct ServiceEndpoint: Sendable, Equatable, CustomStringConvertible {
     public var scheme: String
@@ -28,8 +30,11 @@ public struct ServiceEndpoint: Sendable, Equatable, CustomStringConvertible {
         let scheme = rest[..<schemeEnd.lowerBound].lowercased()
         let authority = rest[schemeEnd.upperBound...]
         guard scheme == "https" || scheme == "http" else { throw Invalid(text: text, reason: "must use https") }
-        guard !authority.isEmpty, !authority.contains("/") else {
+        guard !authority.isEmpty, !authority.contains("/"), !authority.contains("?"), !authority.contains("#") else {
             throw Invalid(text: text, reason: "must be scheme://host[:port] without a path")
+        }
+        guard !authority.contains("@") else {
+            throw Invalid(text: text, reason: "must not carry user information (user@ or user:password@); credentials never go in the endpoint")
         }
         var host = String(authority)
         var port: Int?
@@ -47,8 +52,20 @@ public struct ServiceEndpoint: Sendable, Equatable, CustomStringConvertible {
         self.init(scheme: scheme, host: host, port: port)
     }
 
+    /// Whether `host` is `localhost` or a literal loopback address (127.0.0.0/8 written as four
+    /// decimal numbers, or ::1). A name that merely starts with `127.` is a name, resolved through
+    /// DNS to anywhere, and is not loopback.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+        }
+        return false
     }
 
     /// Amazon Location's tracking endpoint for `region`.

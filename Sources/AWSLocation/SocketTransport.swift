@@ -39,6 +39,12 @@ public final class SocketTransport: HTTPTransport {
     private let idle = Mutex<[ConnectionBox]>([])
     private let tls = Mutex<TLSContext?>(nil)
 
+    /// What is wrong with `HTTPS_PROXY` in `environment` (the variable and why), when it is set
+    /// and cannot be used; checked at start so that a mistyped proxy is not silently bypassed.
+    public static func proxyProblem(environment: [String: String]) -> (variable: String, reason: String)? {
+        ProxySettings.problem(environment: environment)
+    }
+
     public init(configuration: Configuration = Configuration(), environment: [String: String] = SocketTransport.processEnvironment()) {
         self.configuration = configuration
         proxies = ProxySettings(environment: environment)

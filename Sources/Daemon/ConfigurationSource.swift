@@ -5,6 +5,15 @@ public enum ConfigurationSource: Sendable, Equatable, CustomStringConvertible {
     case environment(variable: String)
     case flag(name: String)
 
+    /// Whether two sources are the same kind (both the file, both flags): a key set twice in one
+    /// kind is probably a mistake, where a flag overriding the file is the point of flags.
+    func isSameKind(as other: ConfigurationSource) -> Bool {
+        switch (self, other) {
+        case (.file, .file), (.flag, .flag), (.environment, .environment): return true
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .builtIn: return "default"
@@ -30,7 +39,25 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     }
 
     public var description: String {
-        let shown = value.map { DaemonSettings.isSecret(key) ? " = <redacted>" : " = '\($0)'" } ?? ""
-        return "\(source): \(key)\(shown): \(problem)"
+        let shown = value.map { value in
+            if DaemonSettings.mayShowValue(of: key) { return " = '\(Self.visible(value))'" }
+            return DaemonSettings.isSecret(key) ? " = <redacted>" : " (value not shown)"
+        } ?? ""
+        return "\(source): \(Self.visible(key))\(shown): \(problem)"
+    }
+
+    /// `text` with invisible characters (controls, a byte-order mark, zero-width spaces) written
+    /// as `\u{...}`, so that a message shows what is really there.
+    static func visible(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

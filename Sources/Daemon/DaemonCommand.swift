@@ -25,6 +25,7 @@ public struct DaemonCommand: Sendable {
         let c = loaded.configuration
         let logger = Logger(level: c.logLevel, format: c.logFormat ?? Logger.defaultFormat(environment: environment))
         let notifier = ServiceNotifier(environment: environment)
+        for warning in loaded.warnings { logger.warning(warning) }
         let lock: StateDirectoryLock
         do {
             lock = try StateDirectoryLock(directory: c.stateDirectory)
@@ -154,6 +155,7 @@ public struct DaemonCommand: Sendable {
             do {
                 let next = try DaemonSettings.load(flags: reloadFlags, environment: reloadEnvironment, hostname: HistoryCommand.hostname())
                 let n = next.configuration
+                for warning in next.warnings { logger.warning(warning) }
                 var fixed: [String] = []
                 if n.gpsd != c.gpsd { fixed.append("gpsd") }
                 if n.noDataTimeout != c.noDataTimeout { fixed.append("no-data-timeout") }

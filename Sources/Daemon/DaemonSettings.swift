@@ -25,7 +25,12 @@ public enum DaemonSettings {
         /// The text each set key was given, for keys whose value has no single rendering.
         public var values: [String: String]
         public var configPath: String?
+        /// Things that are allowed but probably not meant, such as a key set twice: which one wins.
+        public var warnings: [String] = []
     }
+
+    /// A configuration file larger than this is not read (it is not one: `/dev/zero`, a log).
+    static let maxFileBytes = 1 << 20
 
     static func text(_ name: String, secret: Bool = false, _ set: @escaping @Sendable (inout DaemonConfiguration, String) -> Void,
                      _ show: @escaping @Sendable (DaemonConfiguration) -> String?) -> Key {
@@ -120,6 +125,13 @@ public enum DaemonSettings {
 
     public static func isSecret(_ key: String) -> Bool { keys.first { $0.name == key }?.secret ?? false }
 
+    /// Whether a message may repeat the value given for `key`: only for a known key that is not
+    /// a secret. A mistyped key (`aws_secret_access_key`, `GPSTRACKD_SECRET_KEY`) is unknown, and
+    /// its value is as likely to be a secret as not.
+    static func mayShowValue(of key: String) -> Bool {
+        keys.first { $0.name == key }.map { !$0.secret } ?? false
+    }
+
     static func environmentName(_ key: String) -> String {
         "GPSTRACKD_" + key.uppercased().replacingDashes
     }
@@ -133,7 +145,9 @@ public enum DaemonSettings {
         var configPath: (String, ConfigurationSource)?
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("--") else {
-                throw ConfigurationError(key: argument, source: .flag(name: argument), value: nil, problem: "unexpected argument; settings are --key value")
+                // Shown only when short: a stray argument may be a value meant for a flag, a secret.
+                let shown = argument.count <= 16 ? argument : String(argument.prefix(4)) + "…"
+                throw ConfigurationError(key: shown, source: .flag(name: shown), value: nil, problem: "unexpected argument; settings are --key value")
             }
             var name = String(argument.dropFirst(2))
             var value: String?
@@ -162,9 +176,13 @@ public enum DaemonSettings {
             deviceID: hostname, stateDirectory: Spool.Configuration.defaultDirectory(environment: environment))
         var sources: [String: ConfigurationSource] = [:]
         var values: [String: String] = [:]
+        var warnings: [String] = []
         func apply(_ name: String, _ value: String, _ source: ConfigurationSource) throws(ConfigurationError) {
             guard let key = keys.first(where: { $0.name == name }) else {
                 throw ConfigurationError(key: name, source: source, value: value, problem: "unknown setting; see gpstrackd --help")
+            }
+            if let earlier = sources[name], earlier.isSameKind(as: source) {
+                warnings.append("\(source): \(name) is set again (first at \(earlier)); the later one wins")
             }
             if let problem = key.apply(value, &configuration) {
                 throw ConfigurationError(key: name, source: source, value: value, problem: problem)
@@ -177,14 +195,23 @@ public enum DaemonSettings {
         var usedPath: String?
         if let text = try readFile(path, required: configPath != nil, source: configPath?.1) {
             usedPath = path
-            for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var body = Substring(text)
+            // A byte-order mark from an editor on another system is not part of the first key.
+            if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
+            // Lines end with LF, CRLF (a file written on Windows) or CR; Swift counts CRLF as one
+            // character, so a split on LF alone would make such a file one line.
+            let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+            for (index, raw) in lines.enumerated() {
                 var line = String(raw)
                 if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]) }
                 let trimmed = line.trimmingSpaces
                 if trimmed.isEmpty { continue }
                 let source = ConfigurationSource.file(path: path, line: index + 1)
                 guard let equals = trimmed.firstIndex(of: "=") else {
-                    throw ConfigurationError(key: String(trimmed), source: source, value: nil, problem: "expected key = value")
+                    // The line may hold a value (a secret) without its '=': name only its first word.
+                    let first = trimmed.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? trimmed
+                    throw ConfigurationError(key: first.count <= 40 ? first : String(first.prefix(12)) + "…", source: source, value: nil,
+                                             problem: "expected key = value")
                 }
                 let name = String(trimmed[..<equals]).trimmingSpaces
                 var value = String(String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces)
@@ -204,7 +231,7 @@ public enum DaemonSettings {
         // 5. Flags.
         for (name, value) in flagValues { try apply(name, value, .flag(name: "--\(name)")) }
         try validate(&configuration, sources: sources, environment: environment)
-        return Loaded(configuration: configuration, sources: sources, values: values, configPath: usedPath)
+        return Loaded(configuration: configuration, sources: sources, values: values, configPath: usedPath, warnings: warnings)
     }
 
     /// Relations between keys, and the embedded default sink.
@@ -229,6 +256,17 @@ public enum DaemonSettings {
             let given = c.accessKeyID == nil ? "secret-access-key" : "access-key-id"
             throw ConfigurationError(key: missing, source: sources[given] ?? .builtIn, value: nil, problem: "\(given) is set without \(missing)")
         }
+        if c.sink == .awsLocation, let (variable, reason) = SocketTransport.proxyProblem(environment: environment) {
+            throw ConfigurationError(key: variable, source: .environment(variable: variable), value: nil, problem: reason)
+        }
+        if let metrics = c.metricsFile {
+            let directory = metrics.lastIndex(of: "/").map { String(metrics[..<$0]) } ?? "."
+            var info = stat()
+            if !directory.isEmpty, stat(directory, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
+                throw ConfigurationError(key: "metrics-file", source: sources["metrics-file"] ?? .builtIn, value: metrics,
+                                         problem: "its directory \(directory) does not exist; create it, or choose a path in an existing directory")
+            }
+        }
         if let problem = FilterSettings.validate(c.filter) {
             let key = problem.hasPrefix("stopped-speed") ? "stopped-speed" : "min-interval"
             throw ConfigurationError(key: key, source: sources[key] ?? .builtIn, value: nil, problem: problem)
@@ -249,12 +287,38 @@ public enum DaemonSettings {
         return lines.joined(separator: "\n")
     }
 
+    /// The configuration file's text; nil when the default file is absent. A directory, or a file
+    /// larger than `maxFileBytes` (`/dev/zero`), is refused rather than read as empty or forever.
     private static func readFile(_ path: String, required: Bool, source: ConfigurationSource?) throws(ConfigurationError) -> String? {
-        if let text = TextFile.read(path) { return text }
-        let code = errno
-        if !required && code == ENOENT { return nil }
-        throw ConfigurationError(key: "config", source: source ?? .builtIn, value: path,
-                                 problem: "cannot read the configuration file: \(String(cString: strerror(code)))")
+        func failure(_ problem: String) -> ConfigurationError {
+            ConfigurationError(key: "config", source: source ?? .builtIn, value: path, problem: problem)
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if !required && code == ENOENT { return nil }
+            throw failure("cannot read the configuration file: \(String(cString: strerror(code)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw failure("is a directory; give the path of the configuration file (such as \(defaultConfigPath))")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read the configuration file: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+            if bytes.count > maxFileBytes {
+                throw failure("is larger than \(maxFileBytes / 1024) KiB, which no gpstrackd configuration is; is it the right file?")
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

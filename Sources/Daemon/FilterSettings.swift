@@ -19,7 +19,7 @@ public enum FilterSettings {
         },
         number("max-accuracy", "metres; 'off' to accept any (default 50)", range: 1...10_000, allowOff: true) { c, v in c.maxAccuracy = v },
         number("max-speed", "m/s, jumps implying more are outliers (default 100)", range: 1...10_000) { c, v in c.maxSpeed = v! },
-        number("outlier-confirmations", "agreeing outliers that confirm a new place (default 3)", range: 1...100) { c, v in
+        number("outlier-confirmations", "agreeing outliers that confirm a new place (default 3)", range: 1...100, integer: true) { c, v in
             c.outlierConfirmations = Int(v!)
         },
         number("max-future", "seconds ahead of a synchronized clock (default 300)", range: 1...86_400 * 365) { c, v in c.maxFuture = v! },
@@ -76,7 +76,7 @@ public enum FilterSettings {
     }
 
     private static func number(
-        _ name: String, _ help: String, range: ClosedRange<Double>, allowOff: Bool = false,
+        _ name: String, _ help: String, range: ClosedRange<Double>, allowOff: Bool = false, integer: Bool = false,
         _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
     ) -> Key {
         Key(name: name, help: help) { text, c in
@@ -84,9 +84,9 @@ public enum FilterSettings {
                 set(&c, nil)
                 return nil
             }
-            guard let value = Double(text), value.isFinite, range.contains(value) else {
+            guard let value = Double(text), value.isFinite, range.contains(value), !integer || value == value.rounded() else {
                 let bounds = "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
-                return "must be a number from \(bounds)" + (allowOff ? " or 'off'" : "")
+                return "must be a \(integer ? "whole number" : "number") from \(bounds)" + (allowOff ? " or 'off'" : "")
             }
             set(&c, value)
             return nil

@@ -35,6 +35,7 @@ public enum GPSTrackd {
         case let .checkConfig(flags):
             do {
                 let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())
+                for warning in loaded.warnings { StandardError.write("gpstrackd: warning: \(warning)\n") }
                 _ = FileOutput.write(DaemonSettings.render(loaded) + "\n", to: 1)
                 return .success
             } catch {

@@ -1,4 +1,5 @@
 @testable import AWSLocation
+import Glibc
 import Testing
 
 @Suite struct ProxySettingsTests {
@@ -33,6 +34,42 @@ import Testing
         for (text, expected) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
                                  ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")] {
             #expect(Base64.encode(Array(text.utf8)) == expected)
+        }
+    }
+}
+
+@Suite struct ProxyProblemTests {
+    @Test func anUnusableProxySettingIsNamedWithoutItsValue() throws {
+        let problem = try #require(SocketTransport.proxyProblem(environment: ["HTTPS_PROXY": "socks5://ops:s3cret@10.0.0.1:1080"]))
+        #expect(problem.variable == "HTTPS_PROXY")
+        #expect(problem.reason.contains("http://[user:password@]host[:port]"))
+        #expect(!problem.reason.contains("s3cret"))
+        #expect(SocketTransport.proxyProblem(environment: ["https_proxy": "http://proxy:99999"])?.variable == "https_proxy")
+        #expect(SocketTransport.proxyProblem(environment: ["HTTPS_PROXY": "http://proxy.fleet:3128"]) == nil)
+        #expect(SocketTransport.proxyProblem(environment: [:]) == nil)
+    }
+
+    @Test func aDeadProxyIsReportedAsTheProxy() async throws {
+        // A port nothing listens on: bind, read the port, close.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let port = UInt16(bigEndian: address.sin_port)
+        close(fd)
+        let transport = SocketTransport(environment: ["HTTPS_PROXY": "http://127.0.0.1:\(port)"])
+        var request = HTTPRequest(method: "GET", scheme: "https", host: "tracking.geo.eu-west-1.amazonaws.com", port: nil,
+                                  path: "/", headers: [], body: [])
+        request.setHeader("Host", request.hostHeader)
+        do {
+            _ = try await transport.send(request)
+            Issue.record("a dead proxy answered")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("proxy 127.0.0.1:\(port)") && text.contains("HTTPS_PROXY"), "\(text)")
         }
     }
 }

@@ -64,6 +64,28 @@ import TrackingCore
         #expect(throws: ServiceEndpoint.Invalid.self) { try ServiceEndpoint("https://host/path") }
         #expect(throws: ServiceEndpoint.Invalid.self) { try ServiceEndpoint("ftp://host") }
     }
+
+    @Test func loopbackIsALiteralAddressOrLocalhostNotAPrefix() throws {
+        for text in ["http://127.evil.example.com:8080", "http://127.0.0.1.evil.example.com", "http://127.1:80",
+                     "http://localhost.evil.example.com", "http://[::2]:80", "http://0x7f000001"] {
+            #expect(throws: ServiceEndpoint.Invalid.self, "\(text)") { try ServiceEndpoint(text) }
+        }
+        #expect(try ServiceEndpoint("http://127.3.4.5:8080").host == "127.3.4.5")
+        #expect(try ServiceEndpoint("http://LOCALHOST:8080").host == "LOCALHOST")
+        #expect(try ServiceEndpoint("http://[0:0:0:0:0:0:0:1]:80").host == "0:0:0:0:0:0:0:1")
+    }
+
+    @Test func refusesUserInformationInTheEndpoint() {
+        for text in ["http://127.0.0.1@evil.example.com", "https://user:pass@tracking.geo.eu-west-1.amazonaws.com",
+                     "http://evil.example.com@127.0.0.1:8080"] {
+            do {
+                _ = try ServiceEndpoint(text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.reason.contains("user information"), "\(text): \(error)")
+            }
+        }
+    }
 }
 
 @Suite struct DevicePositionUpdateTests {

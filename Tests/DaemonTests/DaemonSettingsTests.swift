@@ -63,13 +63,13 @@ import TrackingCore
     }
 
     static let badCases: [BadCase] = [
-        BadCase(file: "region = eu-west-1\n\ncolour = red\n", message: ":3: colour = 'red': unknown setting; see gpstrackd --help"),
+        BadCase(file: "region = eu-west-1\n\ncolour = red\n", message: ":3: colour (value not shown): unknown setting; see gpstrackd --help"),
         BadCase(file: "# x\nbatch-size = 11\n", message: ":2: batch-size = '11': must be a whole number from 1 to 10"),
         BadCase(file: "burst-window = 2\n", message: ":1: burst-window = '2': must be a number from 0 to 1"),
         BadCase(file: "batch-size\n", message: ":1: batch-size: expected key = value"),
         BadCase(file: "", environment: ["GPSTRACKD_MAX_REQUEST_RATE": "100"],
                 message: "environment GPSTRACKD_MAX_REQUEST_RATE: max-request-rate = '100': must be a number from 0.1 to 50"),
-        BadCase(file: "", environment: ["GPSTRACKD_COLOUR": "red"], message: "environment GPSTRACKD_COLOUR: GPSTRACKD_COLOUR = 'red': unknown setting"),
+        BadCase(file: "", environment: ["GPSTRACKD_COLOUR": "red"], message: "environment GPSTRACKD_COLOUR: GPSTRACKD_COLOUR (value not shown): unknown setting"),
         BadCase(file: "", flags: ["--gpsd", "nope:0"], message: "flag --gpsd: gpsd = 'nope:0': must be HOST:PORT, e.g. 127.0.0.1:2947"),
         BadCase(file: "", flags: ["--log-level", "loud"], message: "flag --log-level: log-level = 'loud': must be one of trace, debug, info, notice, warning, error, critical"),
         BadCase(file: "", flags: ["--endpoint", "http://10.1.2.3:80"],
@@ -111,5 +111,98 @@ import TrackingCore
         #expect(text.contains("max-deviation = 8"))
         #expect(text.contains("# flag --max-deviation"))
         #expect(text.contains("batch-size = 10"))
+    }
+}
+
+/// Configuration mistakes an operator makes, each said clearly, none echoing a secret.
+@Suite struct ConfigurationMistakeTests {
+    func load(_ flags: [String] = [], environment: [String: String] = [:]) throws(ConfigurationError) -> DaemonSettings.Loaded {
+        try DaemonSettings.load(flags: flags, environment: environment, hostname: "van-3")
+    }
+
+    @Test func aMistypedSecretKeyIsNeverEchoed() throws {
+        let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        let file = try DaemonSettingsTests.file("aws_secret_access_key = \(secret)\n")
+        let noEquals = try DaemonSettingsTests.file("secret-access-key \(secret)\n")
+        let attempts: [() throws -> Void] = [
+            { _ = try self.load(["--config", file]) },
+            { _ = try self.load(["--config", noEquals]) },
+            { _ = try self.load(["--config", "/dev/null"], environment: ["GPSTRACKD_SECRET_KEY": secret]) },
+            { _ = try self.load(["--config", "/dev/null", "--secret-key", secret]) },
+            { _ = try self.load(["--config", "/dev/null", "--Secret-Access-Key=\(secret)"]) },
+            { _ = try self.load(["--config", "/dev/null", secret]) },
+        ]
+        for attempt in attempts {
+            do {
+                try attempt()
+                Issue.record("accepted")
+            } catch {
+                let text = "\(error)"
+                #expect(!text.contains(secret) && !text.contains("EXAMPLEKEY"), "\(text)")
+                #expect(text.contains("unknown setting") || text.contains("expected key = value") || text.contains("unexpected argument"), "\(text)")
+            }
+        }
+    }
+
+    @Test func windowsLineEndingsAndAByteOrderMarkReadAsLines() throws {
+        let file = try DaemonSettingsTests.file("\u{FEFF}device-id = truck7\r\nmax-interval = 30\r\n# note\r\nbatch-size = 4\r\n")
+        let c = try load(["--config", file]).configuration
+        #expect(c.deviceID == "truck7")
+        #expect(c.filter.maxInterval == 30)
+        #expect(c.batchSize == 4)
+    }
+
+    @Test func anInvisibleCharacterInAKeyIsShown() throws {
+        let file = try DaemonSettingsTests.file("device\u{200B}-id = truck7\n")
+        do {
+            _ = try load(["--config", file])
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains("device\\u{200B}-id"), "\(error)")
+        }
+    }
+
+    @Test func aKeySetTwiceSaysWhichLineWins() throws {
+        let file = try DaemonSettingsTests.file("device-id = truck7\nbatch-size = 3\ndevice-id = truck8\n")
+        let loaded = try load(["--config", file])
+        #expect(loaded.configuration.deviceID == "truck8")
+        #expect(loaded.warnings == ["\(file):3: device-id is set again (first at \(file):1); the later one wins"])
+        #expect(try load(["--config", "/dev/null", "--device-id", "a"]).warnings.isEmpty)
+    }
+
+    @Test func wholeNumberKeysRefuseFractions() {
+        #expect(throws: ConfigurationError.self) { try self.load(["--config", "/dev/null", "--outlier-confirmations", "2.5"]) }
+        #expect((try? load(["--config", "/dev/null", "--outlier-confirmations", "4"]))?.configuration.filter.outlierConfirmations == 4)
+    }
+
+    @Test func aDirectoryOrAnEndlessFileIsNotAConfiguration() {
+        for (path, words) in [("/tmp", "is a directory"), ("/dev/zero", "is larger than 1024 KiB")] {
+            do {
+                _ = try load(["--config", path])
+                Issue.record("accepted \(path)")
+            } catch {
+                #expect(error.key == "config" && error.description.contains(words), "\(error)")
+            }
+        }
+    }
+
+    @Test func aMetricsFileInAMissingDirectoryIsAnError() {
+        do {
+            _ = try load(["--config", "/dev/null", "--metrics-file", "/nonexistent-gpstrackd/metrics.prom"])
+            Issue.record("accepted")
+        } catch {
+            #expect(error.key == "metrics-file" && error.description.contains("/nonexistent-gpstrackd does not exist"), "\(error)")
+        }
+    }
+
+    @Test func anUnusableHTTPSProxyIsAnErrorWhenUploading() {
+        let flags = ["--config", "/dev/null", "--tracker", "fleet", "--region", "eu-west-1"]
+        do {
+            _ = try load(flags, environment: ["HTTPS_PROXY": "socks5://ops:s3cret@10.0.0.1:1080"])
+            Issue.record("accepted")
+        } catch {
+            #expect(error.key == "HTTPS_PROXY" && !error.description.contains("s3cret"), "\(error)")
+        }
+        #expect((try? load(["--config", "/dev/null"], environment: ["HTTPS_PROXY": "socks5://x"])) != nil, "the file sink needs no proxy")
     }
 }
