@@ -77,15 +77,18 @@ let package = Package(
         // Benchmarks that print figures, and the child of the spool crash test.
         .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "TrackingCore", "AWSLocation", "Uploader"]),
 
+        // What tests on real filesystems share: a small tmpfs of their own.
+        .target(name: "TestSupport", path: "Tests/Support"),
+
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),
-        .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite"]),
+        .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite", "TestSupport"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "AWSLocation", "Uploader", "gpstrackd", "gpstrackd-bench"],
+            dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "AWSLocation", "Uploader", "gpstrackd", "gpstrackd-bench", "TestSupport"],
             exclude: ["Fixtures"]
         ),
     ],

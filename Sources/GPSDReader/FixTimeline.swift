@@ -12,8 +12,10 @@ import TrackingCore
 /// faster, never by minutes in a step). A new epoch whose time is more than `maxJump` away from
 /// where the last accepted one predicts is off the timeline: it is skipped and starts (or extends)
 /// a candidate timeline. When fixes on the old timeline come again, the candidate was a glitch.
-/// When the candidate holds on its own for `confirmation` (and at least `minimumRun` epochs), it
-/// is the receiver's time from then on: the timeline is rebased. Small disorder (a repeated or
+/// When the candidate holds on its own for `confirmation` of its own fix time and at least
+/// `minimumRun` epochs, it is the receiver's time from then on: the timeline is rebased. Fix time,
+/// not the box's clock, so that a replay faster than real time (or a receiver swapped behind gpsd)
+/// is followed as soon as it has shown as much of its time as a live receiver would. Small disorder (a repeated or
 /// slightly older time) is not the timeline's business; the assembler skips it.
 ///
 /// Monotonic instants are passed in, so tests drive it without sleeping.
@@ -33,9 +35,9 @@ public struct FixTimeline: Sendable {
     public var minimumRun: Int
 
     private var anchor: (time: FixTime, at: ContinuousClock.Instant)?
-    private var candidate: (first: ContinuousClock.Instant, last: FixTime, lastAt: ContinuousClock.Instant, count: Int)?
+    private var candidate: (first: FixTime, last: FixTime, lastAt: ContinuousClock.Instant, count: Int)?
 
-    public init(maxJump: Duration = .seconds(300), confirmation: Duration = .seconds(30), minimumRun: Int = 3) {
+    public init(maxJump: Duration = .seconds(300), confirmation: Duration = .seconds(30), minimumRun: Int = 10) {
         self.maxJump = maxJump
         self.confirmation = confirmation
         self.minimumRun = minimumRun
@@ -52,13 +54,13 @@ public struct FixTimeline: Sendable {
               Self.follows(time, from: run.last, at: run.lastAt, now: now, maxJump: maxJump)
         else {
             let starts = candidate == nil
-            candidate = (now, time, now, 1)
+            candidate = (time, time, now, 1)
             return .offTimeline(startsEpisode: starts)
         }
         run.last = time
         run.lastAt = now
         run.count += 1
-        if run.count >= minimumRun, now - run.first >= confirmation {
+        if run.count >= minimumRun, run.first.seconds(to: time) >= confirmation.seconds {
             candidate = nil
             self.anchor = (time, now)
             return .rebased(from: anchor.time)

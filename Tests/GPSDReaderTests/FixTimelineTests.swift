@@ -84,3 +84,23 @@ import TrackingCore
         #expect(timeline.episodeLength == 0)
     }
 }
+
+@Suite struct FixTimelineReplayTests {
+    @Test func aReplayOfAnotherDayIsFollowedOnceItHasShownHalfAMinuteOfItsTime() {
+        // gpsd restarted on a log of another day, replayed at 100x.
+        let t0 = ContinuousClock.now
+        let day1 = FixTime(iso8601: "2021-05-01T10:00:00Z")!
+        let day2 = FixTime(iso8601: "2026-11-02T08:00:00Z")!
+        var timeline = FixTimeline()
+        timeline.accept(day1, at: t0)
+        var verdicts: [FixTimeline.Verdict] = []
+        for n in 0..<40 {
+            let at = t0.advanced(by: .milliseconds(2000 + Int64(n) * 10))
+            let verdict = timeline.judge(day2.adding(seconds: Double(n)), at: at)
+            if verdict == .onTimeline { timeline.accept(day2.adding(seconds: Double(n)), at: at) }
+            verdicts.append(verdict)
+        }
+        #expect(verdicts.firstIndex { if case .rebased = $0 { true } else { false } } == 30)
+        #expect(verdicts.dropFirst(31).allSatisfy { $0 == .onTimeline })
+    }
+}

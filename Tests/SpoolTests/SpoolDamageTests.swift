@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 @testable import Spool
 import Testing
+import TestSupport
 import TrackingCore
 
 /// Damage the spool meets on a box that runs for months: rows it cannot read back, a file damaged

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Spool
 import Testing
+import TestSupport
 import TrackingCore
 
 /// A real filesystem that another program fills: the spool thins its oldest positions, never

@@ -3,25 +3,25 @@ import Glibc
 
 /// A small tmpfs of its own for a test: a real filesystem that fills up or turns read-only.
 /// Needs root (mount); tests check `getuid() == 0` first and say they skipped.
-struct ScratchFilesystem {
-    let path: String
+public struct ScratchFilesystem: Sendable {
+    public let path: String
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init(megabytes: Int) throws {
+    public init(megabytes: Int) throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-fs-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0755", "tmpfs", path])
     }
 
-    func remount(readOnly: Bool) throws {
+    public func remount(readOnly: Bool) throws {
         try Self.run("/bin/mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", path])
     }
 
     /// Writes a file until the filesystem is full; returns its path.
-    func fill(name: String = "filler") -> String {
+    public func fill(name: String = "filler") -> String {
         let file = path + "/" + name
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let block = [UInt8](repeating: 0xEE, count: 64 * 1024)
@@ -34,12 +34,12 @@ struct ScratchFilesystem {
         return file
     }
 
-    func remove() {
+    public func remove() {
         try? Self.run("/bin/umount", ["-l", path])
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws {
+    public static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
