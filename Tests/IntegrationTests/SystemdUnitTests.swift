@@ -38,7 +38,7 @@ import Testing
     @Test func requiredSettingsArePresent() throws {
         let text = try String(contentsOfFile: Self.unit, encoding: .utf8)
         for setting in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "After=gpsd.service", "Wants=gpsd.service",
-                        "StateDirectory=gpstrackd", "RuntimeDirectory=gpstrackd", "LoadCredential=", "DynamicUser=yes",
+                        "RestartPreventExitStatus=73 78", "StateDirectory=gpstrackd", "RuntimeDirectory=gpstrackd", "LoadCredential=", "DynamicUser=yes",
                         "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes",
                         "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "SystemCallFilter=@system-service", "CapabilityBoundingSet="] {
             #expect(text.contains(setting), "\(setting)")

@@ -55,12 +55,13 @@ import TrackingCore
         #expect(events.all.contains { if case .reserveRestored = $0 { true } else { false } }, "the reserve comes back with the room")
     }
 
-    @Test func aLongFillThinsTheOldestOnceTheReserveIsSpent() async throws {
+    @Test(arguments: [16, 3])
+    func aLongFillThinsTheOldestOnceTheReserveIsSpent(megabytes: Int) async throws {
         guard getuid() == 0 else {
-            print("skipped: mounting a 16 MB tmpfs needs root")
+            print("skipped: mounting a tmpfs needs root")
             return
         }
-        let mount = try ScratchFilesystem(megabytes: 16)
+        let mount = try ScratchFilesystem(megabytes: megabytes)
         defer { mount.remove() }
         let events = EventLog()
         let spool = try await Spool.open(.init(directory: mount.path)) { events.append($0) }
@@ -91,7 +92,7 @@ import TrackingCore
             try await spool.ack(rows.map(\.id))
             delivered += rows.map { Int(Fixture.start.seconds(to: $0.location.time)) }
         }
-        print("long fill (16 MB tmpfs): appended \(appended), delivered \(delivered.count), evictions \(stats.evictions), "
+        print("long fill (\(megabytes) MB tmpfs): appended \(appended), delivered \(delivered.count), evictions \(stats.evictions), "
             + "held \(whileFull.heldInMemory), store failures \(whileFull.storeFailures), \(events.all.count) events")
         #expect(stats.evictions > 0)
         #expect(Int64(delivered.count) + stats.evictions == Int64(appended), "every position is delivered or counted as thinned")
