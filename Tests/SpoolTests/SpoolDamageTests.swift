@@ -51,16 +51,7 @@ import TrackingCore
         let events = EventLog()
         let spool = try await Spool.open(.init(directory: directory)) { events.append($0) }
         for n in 0..<5000 { try await spool.append(Fixture.location(n)) }
-        // Another connection checkpoints the log into the file (the spool's page cache is then
-        // stale and re-read), then a run of pages in the middle is overwritten.
-        do {
-            let database = try Database(path: directory + "/spool.db")
-            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: directory + "/spool.db"))
-        try handle.seek(toOffset: 4096 * 30)
-        try handle.write(contentsOf: Data(repeating: 0x5A, count: 4096 * 10))
-        try handle.close()
+        try Fixture.damagePages(in: directory, from: 30, count: 10)
         let delivered = try await Self.drain(spool)
         guard case let .damagedFileReplaced(path, movedTo, _, salvaged?) = events.all.first(where: {
             if case .damagedFileReplaced = $0 { true } else { false }

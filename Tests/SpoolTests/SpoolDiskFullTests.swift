@@ -9,40 +9,43 @@ import TrackingCore
 @Suite struct SpoolDiskFullTests {
     typealias Fixture = SpoolTests
 
+    /// A spool on a tmpfs of `megabytes` with 3,000 positions in it.
+    final class Scene: @unchecked Sendable {
+        let mount: ScratchFilesystem
+        let events = EventLog()
+        let spool: Spool
+        var appended = 0
+
+        init(megabytes: Int) async throws {
+            mount = try ScratchFilesystem(megabytes: megabytes)
+            spool = try await Spool.open(.init(directory: mount.path)) { [events] in events.append($0) }
+            try await append(3000)
+        }
+
+        func append(_ count: Int) async throws {
+            for _ in 0..<count {
+                try await spool.append(Fixture.location(appended))
+                appended += 1
+            }
+        }
+    }
+
     @Test func aFilledDiskThinsTheOldestAndKeepsEveryNewPosition() async throws {
         guard getuid() == 0 else {
             print("skipped: mounting a 16 MB tmpfs needs root")
             return
         }
-        let mount = try ScratchFilesystem(megabytes: 16)
-        defer { mount.remove() }
-        let events = EventLog()
-        let spool = try await Spool.open(.init(directory: mount.path)) { events.append($0) }
-        var appended = 0
-        for _ in 0..<3000 {
-            try await spool.append(Fixture.location(appended))
-            appended += 1
-        }
-        let filler = mount.fill()
-        let duringFill = appended
-        for _ in 0..<1500 {
-            try await spool.append(Fixture.location(appended))
-            appended += 1
-        }
-        let whileFull = try await spool.statistics()
+        let scene = try await Scene(megabytes: 16)
+        defer { scene.mount.remove() }
+        let filler = scene.mount.fill()
+        let duringFill = scene.appended
+        try await scene.append(1500)
+        let whileFull = try await scene.spool.statistics()
         try FileManager.default.removeItem(atPath: filler)
-        for _ in 0..<200 {
-            try await spool.append(Fixture.location(appended))
-            appended += 1
-        }
-        let stats = try await spool.statistics()
-        var delivered: [Int] = []
-        while true {
-            let rows = try await spool.peek(limit: 10)
-            if rows.isEmpty { break }
-            try await spool.ack(rows.map(\.id))
-            delivered += rows.map { Int(Fixture.start.seconds(to: $0.location.time)) }
-        }
+        try await scene.append(200)
+        let stats = try await scene.spool.statistics()
+        let delivered = try await Fixture.drainSeconds(scene.spool)
+        let (appended, events) = (scene.appended, scene.events)
         print("disk full (16 MB tmpfs): appended \(appended), delivered \(delivered.count), evictions \(stats.evictions), "
             + "held while full \(whileFull.heldInMemory), store failures \(whileFull.storeFailures), events \(events.all.map(\.description))")
         #expect(Int64(delivered.count) + stats.evictions == Int64(appended), "every position is delivered or counted as thinned")
@@ -61,37 +64,18 @@ import TrackingCore
             print("skipped: mounting a tmpfs needs root")
             return
         }
-        let mount = try ScratchFilesystem(megabytes: megabytes)
-        defer { mount.remove() }
-        let events = EventLog()
-        let spool = try await Spool.open(.init(directory: mount.path)) { events.append($0) }
-        var appended = 0
-        for _ in 0..<3000 {
-            try await spool.append(Fixture.location(appended))
-            appended += 1
-        }
-        let filler = mount.fill()
-        for _ in 0..<12_000 {
-            try await spool.append(Fixture.location(appended))
-            appended += 1
-        }
+        let scene = try await Scene(megabytes: megabytes)
+        defer { scene.mount.remove() }
+        let filler = scene.mount.fill()
+        try await scene.append(12_000)
         // The tracker comes back while the disk is still full: acknowledgements are written.
-        var delivered: [Int] = []
-        for _ in 0..<20 {
-            let rows = try await spool.peek(limit: 10)
-            try await spool.ack(rows.map(\.id))
-            delivered += rows.map { Int(Fixture.start.seconds(to: $0.location.time)) }
-        }
-        let whileFull = try await spool.statistics()
+        var delivered = try await Fixture.drainSeconds(scene.spool, batches: 20)
+        let whileFull = try await scene.spool.statistics()
         #expect(whileFull.inFlight == 0, "acknowledged rows are deleted, not left in flight")
         try FileManager.default.removeItem(atPath: filler)
-        let stats = try await spool.statistics()
-        while true {
-            let rows = try await spool.peek(limit: 10)
-            if rows.isEmpty { break }
-            try await spool.ack(rows.map(\.id))
-            delivered += rows.map { Int(Fixture.start.seconds(to: $0.location.time)) }
-        }
+        let stats = try await scene.spool.statistics()
+        delivered += try await Fixture.drainSeconds(scene.spool)
+        let (appended, events) = (scene.appended, scene.events)
         print("long fill (\(megabytes) MB tmpfs): appended \(appended), delivered \(delivered.count), evictions \(stats.evictions), "
             + "held \(whileFull.heldInMemory), store failures \(whileFull.storeFailures), \(events.all.count) events")
         #expect(stats.evictions > 0)

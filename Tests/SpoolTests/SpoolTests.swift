@@ -18,6 +18,31 @@ import TrackingCore
             speedAccuracy: full ? 0.3 : nil, courseAccuracy: full ? 2 : nil, device: full ? "/dev/ttyACM0" : nil)!
     }
 
+    /// Checkpoints the log into the file from another connection (a spool that is open then
+    /// re-reads its pages), then overwrites `count` pages from page `from`, as a failing disk does.
+    static func damagePages(in directory: String, from: Int, count: Int) throws {
+        do {
+            let database = try Database(path: directory + "/spool.db")
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: directory + "/spool.db"))
+        try handle.seek(toOffset: UInt64(4096 * from))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096 * count))
+        try handle.close()
+    }
+
+    /// Hands out and acknowledges everything queued, as the uploader does; the fix times' seconds.
+    static func drainSeconds(_ spool: Spool, batches: Int = .max) async throws -> [Int] {
+        var delivered: [Int] = []
+        for _ in 0..<batches {
+            let rows = try await spool.peek(limit: 10)
+            if rows.isEmpty { break }
+            try await spool.ack(rows.map(\.id))
+            delivered += rows.map { Int(start.seconds(to: $0.location.time)) }
+        }
+        return delivered
+    }
+
     static func directory() -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-spool-\(UUID().uuidString.prefix(8))")
         return url.path
@@ -206,15 +231,7 @@ import TrackingCore
             let spool = try await Spool.open(.init(directory: directory))
             for n in 0..<3000 { try await spool.append(Self.location(n)) }
         }
-        // Checkpoint the log into the file, then overwrite a run of pages in the middle.
-        do {
-            let database = try Database(path: directory + "/spool.db")
-            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: directory + "/spool.db"))
-        try handle.seek(toOffset: 4096 * 5)
-        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096 * 20))
-        try handle.close()
+        try Self.damagePages(in: directory, from: 5, count: 20)
         let events = EventLog()
         let spool = try await Spool.open(.init(directory: directory)) { events.append($0) }
         guard case let .damagedFileReplaced(_, _, _, salvaged?) = events.all.first else {
