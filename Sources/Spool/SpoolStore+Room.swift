@@ -18,7 +18,10 @@ extension SpoolStore {
         writeAcks()
         var stored = 0
         defer {
-            if stored > 0 { held.removeFirst(stored) }
+            if stored > 0 {
+                held.removeFirst(stored)
+                heldCounted = max(0, heldCounted - stored)
+            }
             if held.isEmpty, holdingReported {
                 holdingReported = false
                 events(.storedAfterDiskFull)
@@ -30,7 +33,9 @@ extension SpoolStore {
                 try withRoom { () throws(SpoolError) in try insert(location, kept: kept) }
             } catch where error.primaryCode == SQLITE_FULL {
                 let waiting = held.count - stored
-                storeFailures += 1
+                // Each position that found no room counts once, however often it is tried again.
+                storeFailures += Int64(max(0, waiting - heldCounted))
+                heldCounted = waiting
                 if !holdingReported {
                     holdingReported = true
                     events(.heldInMemory(path: path, count: waiting))
@@ -39,6 +44,7 @@ extension SpoolStore {
                     // Thin the oldest held positions, as the spool thins its oldest rows.
                     let drop = waiting - Self.maxHeld
                     held.removeSubrange(stored..<(stored + drop))
+                    heldCounted -= drop
                     evictions += Int64(drop)
                     unsavedEvictions += Int64(drop)
                     events(.evicted(count: drop, reason: .diskFull))

@@ -23,6 +23,8 @@ final class SpoolStore {
     var unwrittenAcks: [Int64] = []
     /// Positions that could not be stored when they came (a full disk), since the spool opened.
     var storeFailures: Int64 = 0
+    /// How many of the held positions (from the oldest) `storeFailures` has counted.
+    var heldCounted = 0
     /// Whether the operator has been told that positions wait in memory.
     var holdingReported = false
     // Built once: the statement cache is keyed by the text, and these run for every position.

@@ -84,4 +84,37 @@ import TrackingCore
         #expect(delivered == delivered.sorted())
         #expect(delivered.first == 0, "thinning keeps every other of the oldest, not a cut")
     }
+
+    @Test func withNoRoomAtAllPositionsWaitInMemoryInOrderAndAreStoredWhenThereIsRoom() async throws {
+        guard getuid() == 0 else {
+            print("skipped: mounting a tmpfs needs root")
+            return
+        }
+        let scene = try await Scene(megabytes: 16)
+        defer { scene.mount.remove() }
+        // The reserve already spent and the log cut back to nothing: not even thinning can be written.
+        try Fixture.checkpointFromOutside(scene.mount.path)
+        try FileManager.default.removeItem(atPath: scene.mount.path + "/spool.db.reserve")
+        let filler = scene.mount.fill()
+        try await scene.append(50)
+        let whileFull = try await scene.spool.statistics()
+        print("no room at all: held \(whileFull.heldInMemory), store failures \(whileFull.storeFailures)")
+        #expect(whileFull.heldInMemory == 50, "\(whileFull)")
+        #expect(whileFull.storeFailures == 50, "each position counted once, however often it is tried")
+        #expect(whileFull.queued == 3050, "held positions count as queued")
+        try FileManager.default.removeItem(atPath: filler)
+        try await scene.append(1)
+        let after = try await scene.spool.statistics()
+        #expect(after.heldInMemory == 0)
+        let delivered = try await Fixture.drainSeconds(scene.spool)
+        #expect(delivered == Array(0..<scene.appended), "everything, in order: \(delivered.count) of \(scene.appended)")
+        #expect(after.evictions == 0)
+        let said = scene.events.all.filter {
+            switch $0 {
+            case .heldInMemory, .storedAfterDiskFull: true
+            default: false
+            }
+        }
+        #expect(said == [.heldInMemory(path: scene.mount.path + "/spool.db", count: 1), .storedAfterDiskFull], "said once each: \(said)")
+    }
 }

@@ -21,14 +21,17 @@ import TrackingCore
     /// Checkpoints the log into the file from another connection (a spool that is open then
     /// re-reads its pages), then overwrites `count` pages from page `from`, as a failing disk does.
     static func damagePages(in directory: String, from: Int, count: Int) throws {
-        do {
-            let database = try Database(path: directory + "/spool.db")
-            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        }
+        try checkpointFromOutside(directory)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: directory + "/spool.db"))
         try handle.seek(toOffset: UInt64(4096 * from))
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096 * count))
         try handle.close()
+    }
+
+    /// Copies the log into the database file from another connection and cuts the log to nothing.
+    static func checkpointFromOutside(_ directory: String) throws {
+        let database = try Database(path: directory + "/spool.db")
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Hands out and acknowledges everything queued, as the uploader does; the fix times' seconds.
