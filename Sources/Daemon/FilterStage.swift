@@ -66,11 +66,11 @@ final class FilterStage: Sendable {
 
     /// End of input: the position held back for the track's shape is kept; nothing is kept after.
     func finish() {
-        let last = state.withLock { s -> KeptLocation? in
-            guard !s.finished else { return nil }
+        let last = state.withLock { s -> [KeptLocation] in
+            guard !s.finished else { return [] }
             s.finished = true
             return s.chain.finish()
         }
-        if let last { onKept(last) }
+        for position in last { onKept(position) }
     }
 }

@@ -53,7 +53,7 @@ public struct WatchCommand: Sendable {
         withExtendedLifetime(signals) {}
         logger.info("watch finished", ["counts": reader.statistics.summary])
         if var filter = chain {
-            if let last = filter.finish() { write([Self.line(last)]) }
+            write(filter.finish().map(Self.line))
             StandardError.write("filter: \(filter.counters.summary)\n")
         }
         return status

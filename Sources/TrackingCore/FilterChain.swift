@@ -1,10 +1,14 @@
-/// The quality gate followed by the motion triggers, with counters of everything decided.
+/// The quality gate, the motion triggers, and the tracker's spacing (`TrackerSpacing`), with
+/// counters of everything decided.
 public struct FilterChain: Sendable {
     /// What the chain did with every fix it saw.
     public struct Counters: Sendable, Equatable {
         public var fixesIn = 0
         public var kept: [KeepTrigger: Int] = [:]
         public var rejected: [RejectionReason: Int] = [:]
+        /// Points the triggers wanted that the tracker would not have stored (held back; a better
+        /// allowed point is kept for them).
+        public var withheld = 0
         public init() {}
 
         public var keptTotal: Int { kept.values.reduce(0, +) }
@@ -17,6 +21,7 @@ public struct FilterChain: Sendable {
             }
             return "in=\(fixesIn) kept=\(keptTotal) (\(list(kept, order: KeepTrigger.allCases))) "
                 + "rejected=\(rejectedTotal) (\(list(rejected, order: RejectionReason.allCases)))"
+                + (withheld > 0 ? " withheld=\(withheld)" : "")
         }
     }
 
@@ -30,11 +35,13 @@ public struct FilterChain: Sendable {
 
     public private(set) var gate: QualityGate
     public private(set) var triggers: MotionTriggers
+    public private(set) var spacing: TrackerSpacing
     public private(set) var counters = Counters()
 
     public init(configuration: FilterConfiguration) {
         gate = QualityGate(configuration: configuration)
         triggers = MotionTriggers(configuration: configuration)
+        spacing = TrackerSpacing(filtering: configuration.trackerFiltering)
     }
 
     public var configuration: FilterConfiguration {
@@ -42,7 +49,14 @@ public struct FilterChain: Sendable {
         set {
             gate.configuration = newValue
             triggers.configuration = newValue
+            spacing.filtering = newValue.trackerFiltering
         }
+    }
+
+    /// The tracker already stores `location` (the last position sent before a restart): the
+    /// spacing starts from it.
+    public mutating func resume(after location: Location) {
+        spacing.resume(after: location)
     }
 
     /// Runs one fix through the gate and the triggers.
@@ -55,15 +69,21 @@ public struct FilterChain: Sendable {
         }
         // The receiver's time was rebased: the track so far is on the old time, start anew.
         if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
-        let kept = triggers.process(location)
-        for item in kept { counters.kept[item.trigger, default: 0] += 1 }
+        let kept = spacing.process(location, kept: triggers.process(location))
+        count(kept)
         return Decision(kept: kept, rejection: nil)
     }
 
-    /// At the end of the stream: the last fix when the vehicle was moving (see `MotionTriggers.finish`).
-    public mutating func finish() -> KeptLocation? {
-        guard let last = triggers.finish() else { return nil }
-        counters.kept[last.trigger, default: 0] += 1
-        return last
+    private mutating func count(_ kept: [KeptLocation]) {
+        for item in kept { counters.kept[item.trigger, default: 0] += 1 }
+        counters.withheld = spacing.withheld
+    }
+
+    /// At the end of the stream: the last fix when the vehicle was moving (see `MotionTriggers.finish`),
+    /// within the tracker's spacing.
+    public mutating func finish() -> [KeptLocation] {
+        let kept = spacing.finish(triggers.finish())
+        count(kept)
+        return kept
     }
 }

@@ -58,5 +58,11 @@ public struct FilterConfiguration: Sendable, Equatable {
     /// speed). Default 50 m: beyond parked drift.
     public var departureDistance: Double = 50
 
+    // MARK: The tracker
+
+    /// The tracker's `PositionFiltering`: nothing is kept that it would not store (see
+    /// `TrackerSpacing`). `none` for a sink that stores everything.
+    public var trackerFiltering: TrackerFiltering = .none
+
     public init() {}
 }

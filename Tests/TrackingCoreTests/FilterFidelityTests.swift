@@ -33,7 +33,7 @@ import TrackingCore
         var kept: [KeptLocation] = []
         let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
         for location in locations { kept += chain.process(location, clock: clock).kept }
-        if let last = chain.finish() { kept.append(last) }
+        kept += chain.finish()
         return (kept, chain)
     }
 

@@ -1,0 +1,35 @@
+/// An Amazon Location tracker's `PositionFiltering`: which updates it stores. The service applies
+/// it before storing, silently (a 200 with no error entry), so a position sent against it is paid
+/// for on the wire and lost from the track.
+public enum TrackerFiltering: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
+    /// The service's default: at most one stored position per 30 s of sample time per device.
+    case timeBased = "TimeBased"
+    /// An update less than 30 m from the device's last stored position is ignored.
+    case distanceBased = "DistanceBased"
+    /// An update that moved less than the two horizontal accuracies summed is ignored (a missing
+    /// accuracy counts as 0).
+    case accuracyBased = "AccuracyBased"
+    /// Every update is stored (a file, a test tracker).
+    case none
+
+    /// The service's spacing for TimeBased, seconds, and for DistanceBased, metres.
+    public static let interval = 30.0
+    public static let distance = 30.0
+
+    /// Whether the tracker stores `next` when `last` is the device's last stored position.
+    public func stores(_ next: Location, after last: Location?) -> Bool {
+        guard let last else { return true }
+        switch self {
+        case .none:
+            return true
+        case .timeBased:
+            return abs(last.time.seconds(to: next.time)) >= Self.interval
+        case .distanceBased:
+            return Geodesy.distance(last, next) >= Self.distance
+        case .accuracyBased:
+            return Geodesy.distance(last, next) >= (last.horizontalAccuracy ?? 0) + (next.horizontalAccuracy ?? 0)
+        }
+    }
+
+    public var description: String { rawValue }
+}

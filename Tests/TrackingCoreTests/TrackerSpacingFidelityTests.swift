@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TrackingCore
+
+/// The filter under each tracker `PositionFiltering`, on the generated drive, scored on what the
+/// tracker would store (its rule applied as the service applies it) against ground truth.
+@Suite struct TrackerSpacingFidelityTests {
+    /// What the tracker stores of `sent`, in order: its rule applied as the service does.
+    static func stored(_ sent: [Location], _ filtering: TrackerFiltering) -> [Location] {
+        var out: [Location] = []
+        for position in sent {
+            switch filtering {
+            case .timeBased:
+                if out.allSatisfy({ abs($0.time.seconds(to: position.time)) >= TrackerFiltering.interval }) { out.append(position) }
+            default:
+                if filtering.stores(position, after: out.last) { out.append(position) }
+            }
+        }
+        return out
+    }
+
+    static func phaseByTime(_ truth: [FilterFidelityTests.TruthPoint]) -> [FixTime: String] {
+        Dictionary(uniqueKeysWithValues: truth.map { ($0.point.time, $0.phase) })
+    }
+
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none])
+    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering) throws {
+        let truth = try FilterFidelityTests.truth("drive-seed7.truth.jsonl")
+        let locations = try FilterFidelityTests.locations("drive-seed7.locations.jsonl")
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = filtering
+        let (kept, chain) = FilterFidelityTests.run(locations, configuration: configuration)
+        let sent = kept.map(\.location)
+        let stored = Self.stored(sent, filtering)
+        let fidelity = TrackFidelity(kept: stored, path: truth.map(\.point))
+        let floor = TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation
+        print("\(filtering): sent \(sent.count), stored \(stored.count), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
+            + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m), "
+            + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
+        #expect(stored.count == sent.count, "nothing sent that the tracker drops")
+        for (a, b) in zip(sent, sent.dropFirst()) { #expect(a.time < b.time) }
+        let parked = kept.filter { Self.phaseByTime(truth)[$0.location.time] == "parked" }
+        #expect(parked.count <= 2, "at most one point per parked period")
+        switch filtering {
+        case .timeBased:
+            #expect(fidelity.maxDeviation <= 110, "about 1.4x the best that points 30 s apart allow")
+        case .distanceBased:
+            #expect(fidelity.maxDeviation <= max(12, 1.2 * floor))
+            #expect(fidelity.pointsPerKilometre <= 4)
+        case .accuracyBased:
+            // Accuracies of 15-21 m at the U-turn make points there 40 m apart at least.
+            #expect(fidelity.maxDeviation <= max(14, 1.2 * floor))
+            #expect(fidelity.pointsPerKilometre <= 4)
+        case .none:
+            #expect(fidelity.maxDeviation <= 12)
+        }
+    }
+}
