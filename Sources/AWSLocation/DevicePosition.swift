@@ -9,8 +9,12 @@ public struct DevicePositionUpdate: Sendable, Equatable {
     public var latitude: Double
     /// `Accuracy.Horizontal`, metres, when known.
     public var horizontalAccuracy: Double?
-    /// `PositionProperties`: at most 3 entries, values at most 40 characters.
+    /// `PositionProperties`: at most `maxProperties` entries, values at most `maxPropertyLength` characters.
     public var properties: [String: String]
+
+    /// The service model's limits on `PositionProperties`.
+    public static let maxProperties = 4
+    public static let maxPropertyLength = 150
 
     public init(deviceID: String, sampleTime: FixTime, longitude: Double, latitude: Double,
                 horizontalAccuracy: Double? = nil, properties: [String: String] = [:]) {
@@ -26,8 +30,8 @@ public struct DevicePositionUpdate: Sendable, Equatable {
     /// and course), formatted as short strings.
     public init(deviceID: String, location: Location, properties keys: [PositionProperty] = [.speed, .course]) {
         var properties: [String: String] = [:]
-        for key in keys.prefix(3) {
-            if let value = key.value(of: location) { properties[key.rawValue] = String(value.prefix(40)) }
+        for key in keys.prefix(Self.maxProperties) {
+            if let value = key.value(of: location) { properties[key.rawValue] = String(value.prefix(Self.maxPropertyLength)) }
         }
         self.init(deviceID: deviceID, sampleTime: location.time, longitude: location.longitude, latitude: location.latitude,
                   horizontalAccuracy: location.horizontalAccuracy, properties: properties)

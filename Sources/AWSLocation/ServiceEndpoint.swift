@@ -73,6 +73,11 @@ public struct ServiceEndpoint: Sendable, Equatable, CustomStringConvertible {
         ServiceEndpoint(host: "tracking.geo.\(region).amazonaws.com")
     }
 
+    /// Amazon Location's control-plane endpoint for `region` (DescribeTracker and the like).
+    public static func trackingControl(region: String) -> ServiceEndpoint {
+        ServiceEndpoint(host: "cp.tracking.geo.\(region).amazonaws.com")
+    }
+
     /// Amazon Cognito Identity's endpoint for `region`.
     public static func cognitoIdentity(region: String) -> ServiceEndpoint {
         ServiceEndpoint(host: "cognito-identity.\(region).amazonaws.com")

@@ -1,7 +1,7 @@
 import TrackingCore
 
-/// The Amazon Location tracker API: BatchUpdateDevicePosition, GetDevicePositionHistory and
-/// GetDevicePosition, signed with SigV4 (service `geo`).
+/// The Amazon Location tracker API: BatchUpdateDevicePosition, GetDevicePositionHistory,
+/// GetDevicePosition and DescribeTracker, signed with SigV4 (service `geo`).
 ///
 /// A request rejected because the credentials expired refreshes them once and is sent once more.
 public struct TrackerClient: Sendable {
@@ -10,6 +10,9 @@ public struct TrackerClient: Sendable {
 
     public let region: String
     public let endpoint: ServiceEndpoint
+    /// Where DescribeTracker goes: the control-plane host `cp.tracking.geo.<region>.amazonaws.com`,
+    /// or the one endpoint when `endpoint` is set.
+    public let controlEndpoint: ServiceEndpoint
     private let credentials: any CredentialProvider
     private let transport: any HTTPTransport
     private let now: @Sendable () -> FixTime
@@ -21,6 +24,7 @@ public struct TrackerClient: Sendable {
     ) {
         self.region = region
         self.endpoint = endpoint ?? .tracking(region: region)
+        self.controlEndpoint = endpoint ?? .trackingControl(region: region)
         self.credentials = credentials
         self.transport = transport
         self.now = now
@@ -70,8 +74,27 @@ public struct TrackerClient: Sendable {
         return position
     }
 
+    /// The tracker's `PositionFiltering` (DescribeTracker). An answer without one is a tracker that
+    /// stores every update (the service always names it; a test tracker may not).
+    public func describeTracker(_ tracker: String) async throws(TrackerError) -> TrackerFiltering {
+        let response = try await send(
+            "GET", path: "/tracking/v0/trackers/\(Self.segment(tracker))", body: [], operation: "DescribeTracker",
+            tracker: tracker, on: controlEndpoint)
+        guard case let .object(members)? = try? JSONValue.parse(response.body) else {
+            throw .unexpected(status: response.status, type: "", message: "unreadable tracker description: \(response.bodyText.prefix(200))")
+        }
+        guard let value = members["PositionFiltering"] else { return .none }
+        guard case let .string(text) = value, let filtering = TrackerFiltering(rawValue: text), filtering != .none else {
+            throw .unexpected(status: response.status, type: "", message: "unknown PositionFiltering in the tracker description: \(value)")
+        }
+        return filtering
+    }
+
     /// Signs and sends; on an expired-credentials answer refreshes once and retries once.
-    private func send(_ method: String, path: String, body: [UInt8], operation: String, tracker: String) async throws(TrackerError) -> HTTPResponse {
+    private func send(
+        _ method: String, path: String, body: [UInt8], operation: String, tracker: String, on target: ServiceEndpoint? = nil
+    ) async throws(TrackerError) -> HTTPResponse {
+        let endpoint = target ?? self.endpoint
         var refreshed = false
         while true {
             let current: Credentials

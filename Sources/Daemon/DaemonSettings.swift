@@ -102,7 +102,9 @@ public enum DaemonSettings {
                 }
                 properties.append(property)
             }
-            guard properties.count <= 3 else { return "at most 3 (the tracker's limit)" }
+            guard properties.count <= DevicePositionUpdate.maxProperties else {
+                return "at most \(DevicePositionUpdate.maxProperties) (the tracker's limit)"
+            }
             c.positionProperties = properties
             return nil
         }, show: { $0.positionProperties.map(\.rawValue).joined(separator: ",") }),

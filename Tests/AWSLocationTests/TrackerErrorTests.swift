@@ -98,8 +98,9 @@ import TrackingCore
         #expect(update.longitude == 13.4 && update.latitude == 52.5)
         #expect(update.horizontalAccuracy == 4.5)
         #expect(update.properties == ["speed": "12.35", "course": "271"])
-        let many = DevicePositionUpdate(deviceID: "d", location: location, properties: [.speed, .course, .heading, .altitude])
-        #expect(many.properties.count == 3, "the API allows at most 3")
+        let many = DevicePositionUpdate(deviceID: "d", location: location, properties: [.speed, .course, .heading, .altitude, .mode])
+        #expect(many.properties.count == 4, "the API allows at most 4")
+        #expect(many.properties["altitude"] == "34.6")
         let body = String(decoding: TrackerWire.BatchRequest(Updates: [.init(update)]).body, as: UTF8.self)
         #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.35"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
     }

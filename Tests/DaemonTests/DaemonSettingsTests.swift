@@ -79,7 +79,7 @@ import TrackingCore
         BadCase(file: "secret-access-key = abc\n", message: ":1: access-key-id: secret-access-key is set without access-key-id"),
         BadCase(file: "secret-access-key =\n", message: ":1: secret-access-key = <redacted>: must not be empty"),
         BadCase(file: "stopped-speed = 3\n", message: ":1: stopped-speed: stopped-speed (3.0) must be below moving-speed (2.0)"),
-        BadCase(file: "position-properties = speed,course,heading,altitude\n", message: "position-properties = 'speed,course,heading,altitude': at most 3 (the tracker's limit)"),
+        BadCase(file: "position-properties = speed,course,heading,altitude,mode\n", message: "position-properties = 'speed,course,heading,altitude,mode': at most 4 (the tracker's limit)"),
         BadCase(file: "", flags: ["--batch-size"], message: "flag --batch-size: batch-size: needs a value"),
     ]
 

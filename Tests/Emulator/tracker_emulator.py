@@ -7,8 +7,14 @@ signature with botocore's SigV4Auth, an implementation independent of gpstrackd'
 
     python3 tracker_emulator.py [--port 0] [--access-key K --secret-key S] [--tls-cert PEM --tls-key PEM]
 
+Like the service, a tracker applies its PositionFiltering before storing an update, silently:
+TimeBased (one stored position per 30 s of SampleTime per device), DistanceBased (an update less
+than 30 m from the device's last stored position is ignored), AccuracyBased (moved less than both
+horizontal accuracies summed), or none (the default here: tests of other things need every
+update). DescribeTracker answers GET /tracking/v0/trackers/NAME with the mode.
+
 The first line on stdout is 'listening on http://127.0.0.1:PORT' (https://localhost:PORT with TLS). Test controls (loopback, unsigned):
-    GET  /_emu/positions   every accepted update, in arrival order
+    GET  /_emu/positions   every stored update, in arrival order (?all=1: every accepted one, with "Stored")
     GET  /_emu/stats       counters
     POST /_emu/config      JSON, any of: credential_ttl_s, throttle_next, item_errors {DeviceId: Code},
                            history_page_size, and faults: latency_ms, error_rate (5xx), drop_rate
@@ -16,9 +22,11 @@ The first line on stdout is 'listening on http://127.0.0.1:PORT' (https://localh
                            (stored, then the connection closes without an answer), item_error_rate
                            (ThrottlingError/InternalServerError items), rps (429 above it),
                            poison_items [SampleTime] (ValidationError items), poison_requests
-                           [SampleTime] (the whole request is a 400)
+                           [SampleTime] (the whole request is a 400), position_filtering
+                           (TimeBased|DistanceBased|AccuracyBased|none), tracker_name (another
+                           name is ResourceNotFound), describe_denied (DescribeTracker is a 403)
 """
-import argparse, datetime, hashlib, json, random, re, sys, threading, time, uuid
+import argparse, datetime, hashlib, json, math, random, re, sys, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
@@ -31,6 +39,15 @@ AUTH = re.compile(r"^AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)
 BATCH = re.compile(r"^/tracking/v0/trackers/([^/]+)/positions$")
 HISTORY = re.compile(r"^/tracking/v0/trackers/([^/]+)/devices/([^/]+)/list-positions$")
 LATEST = re.compile(r"^/tracking/v0/trackers/([^/]+)/devices/([^/]+)/positions/latest$")
+TRACKER = re.compile(r"^/tracking/v0/trackers/([^/]+)$")
+FILTERING = ("TimeBased", "DistanceBased", "AccuracyBased", "none")
+
+
+def metres(a, b):
+    """Haversine distance between two [longitude, latitude] positions."""
+    lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * 6371008.8 * math.asin(min(1.0, math.sqrt(h)))
 MAX_SKEW = datetime.timedelta(minutes=5)
 
 
@@ -53,7 +70,8 @@ class Emulator:
         self.positions = []                        # accepted updates, arrival order
         self.config = dict(credential_ttl_s=3600, throttle_next=0, item_errors={}, history_page_size=100,
                            latency_ms=0, error_rate=0.0, drop_rate=0.0, lose_rate=0.0, item_error_rate=0.0, rps=0,
-                           poison_items=[], poison_requests=[])
+                           poison_items=[], poison_requests=[], position_filtering="none", tracker_name=None,
+                           describe_denied=False)
         self.stats = dict(requests=0, signature_failures=0, expired=0, skewed=0, throttled=0,
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
                           item_errors=0, max_requests_per_second=0)
@@ -151,6 +169,9 @@ class Handler(BaseHTTPRequestHandler):
         m = LATEST.match(path)
         if m and method == "GET":
             return self.latest(unquote(m.group(1)), unquote(m.group(2)))
+        m = TRACKER.match(path)
+        if m and method == "GET":
+            return self.describe(unquote(m.group(1)))
         self.fail(404, "ResourceNotFoundException", "no such operation: %s %s" % (method, path))
 
     # --- SigV4, checked by botocore ---------------------------------------------------------
@@ -211,8 +232,43 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- Tracker operations -------------------------------------------------------------------
 
+    def describe(self, tracker):
+        emu = self.server.emulator
+        if emu.config["describe_denied"]:
+            return self.fail(403, "AccessDeniedException",
+                             "User is not authorized to perform: geo:DescribeTracker on resource: tracker/%s" % tracker)
+        if emu.config["tracker_name"] and tracker != emu.config["tracker_name"]:
+            return self.fail(404, "ResourceNotFoundException", "Tracker %s not found" % tracker)
+        answer = {"TrackerName": tracker, "TrackerArn": "arn:aws:geo:eu-west-1:123456789012:tracker/%s" % tracker,
+                  "Description": "", "PricingPlan": "RequestBasedUsage", "CreateTime": iso(now()), "UpdateTime": iso(now())}
+        if emu.config["position_filtering"] != "none":
+            answer["PositionFiltering"] = emu.config["position_filtering"]
+        self.reply(200, answer)
+
+    def passes_filtering(self, tracker, update):
+        """The tracker's PositionFiltering against the device's stored positions (under the lock)."""
+        emu = self.server.emulator
+        mode = emu.config["position_filtering"]
+        if mode == "none":
+            return True
+        device = update["DeviceId"]
+        stored = [p for p in emu.positions if p["Tracker"] == tracker and p["DeviceId"] == device and p["Stored"]]
+        t = parse_iso(update["SampleTime"])
+        if mode == "TimeBased":
+            return all(abs((parse_iso(p["SampleTime"]) - t).total_seconds()) >= 30 for p in stored)
+        if not stored:
+            return True
+        last = max(stored, key=lambda p: parse_iso(p["SampleTime"]))
+        moved = metres(last["Position"], update["Position"])
+        if mode == "DistanceBased":
+            return moved >= 30
+        accuracy = lambda p: (p.get("Accuracy") or {}).get("Horizontal", 0)
+        return moved >= accuracy(last) + accuracy(update)
+
     def batch(self, tracker, body):
         emu = self.server.emulator
+        if emu.config["tracker_name"] and tracker != emu.config["tracker_name"]:
+            return self.fail(404, "ResourceNotFoundException", "Tracker %s not found" % tracker)
         try:
             updates = json.loads(body)["Updates"]
         except (ValueError, KeyError, TypeError):
@@ -236,8 +292,8 @@ class Handler(BaseHTTPRequestHandler):
                     problem = ("ValidationError", "Position must be [longitude, latitude]")
                 elif not -180 <= position[0] <= 180 or not -90 <= position[1] <= 90:
                     problem = ("ValidationError", "Position out of range")
-                elif len(properties) > 3 or any(len(v) > 40 for v in properties.values()):
-                    problem = ("ValidationError", "PositionProperties: at most 3 entries of 40 characters")
+                elif len(properties) > 4 or any(len(v) > 150 for v in properties.values()):
+                    problem = ("ValidationError", "PositionProperties: at most 4 entries of 150 characters")
                 elif code:
                     problem = (code, "injected %s" % code)
                 elif sample in emu.config["poison_items"]:
@@ -249,9 +305,11 @@ class Handler(BaseHTTPRequestHandler):
                     errors.append({"DeviceId": device, "SampleTime": sample,
                                    "Error": {"Code": problem[0], "Message": problem[1]}})
                     continue
-                emu.positions.append({"Tracker": tracker, "DeviceId": device, "SampleTime": sample,
-                                      "ReceivedTime": received, "Position": position,
-                                      "Accuracy": update.get("Accuracy"), "PositionProperties": properties})
+                entry = {"Tracker": tracker, "DeviceId": device, "SampleTime": sample,
+                         "ReceivedTime": received, "Position": position,
+                         "Accuracy": update.get("Accuracy"), "PositionProperties": properties}
+                entry["Stored"] = self.passes_filtering(tracker, entry)
+                emu.positions.append(entry)
             if lose:
                 emu.stats["lost"] += 1
         if lose:
@@ -264,7 +322,7 @@ class Handler(BaseHTTPRequestHandler):
     def stored(self, tracker, device):
         emu = self.server.emulator
         with emu.lock:
-            return [p for p in emu.positions if p["Tracker"] == tracker and p["DeviceId"] == device]
+            return [p for p in emu.positions if p["Tracker"] == tracker and p["DeviceId"] == device and p["Stored"]]
 
     def history(self, tracker, device, body):
         request = json.loads(body or b"{}")
@@ -327,14 +385,18 @@ class Handler(BaseHTTPRequestHandler):
     def admin(self, method, path, body):
         emu = self.server.emulator
         if path == "/_emu/positions":
+            everything = "all=1" in (self.path.split("?", 1) + [""])[1]
             with emu.lock:
-                return self.reply(200, {"positions": list(emu.positions)})
+                return self.reply(200, {"positions": [p for p in emu.positions if everything or p["Stored"]]})
         if path == "/_emu/stats":
             with emu.lock:
                 return self.reply(200, dict(emu.stats))
         if path == "/_emu/config" and method == "POST":
+            update = json.loads(body or b"{}")
+            if update.get("position_filtering", "none") not in FILTERING:
+                return self.reply(400, {"message": "position_filtering must be one of %s" % (FILTERING,)})
             with emu.lock:
-                emu.config.update(json.loads(body or b"{}"))
+                emu.config.update(update)
                 return self.reply(200, dict(emu.config))
         self.reply(404, {"message": "unknown control"})
 
