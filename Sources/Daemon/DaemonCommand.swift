@@ -57,6 +57,9 @@ public struct DaemonCommand: Sendable {
         var fileSink: FileSink?
         var refreshing: RefreshingCredentials?
         var credentialSource: String?
+        var trackerClient: TrackerClient?
+        var filtering: TrackerFilteringService?
+        let memory = c.sink == .awsLocation ? TrackerMemory.load(from: c.stateDirectory) : TrackerMemory()
         switch c.sink {
         case .awsLocation:
             let transport = SocketTransport()
@@ -73,15 +76,26 @@ public struct DaemonCommand: Sendable {
             refreshing = resolution.provider as? RefreshingCredentials
             credentialSource = resolution.source
             let client = TrackerClient(region: c.region ?? "", endpoint: c.endpoint, credentials: resolution.provider, transport: transport)
+            trackerClient = client
+            let service = TrackerFilteringService(
+                configured: c.trackerFiltering, memory: memory, tracker: c.tracker ?? "", directory: c.stateDirectory, logger: logger)
+            filtering = service
             var configuration = Uploader.Configuration(tracker: c.tracker ?? "", deviceID: c.deviceID)
+            configuration.trackerFiltering = service.snapshot.filtering
             configuration.batchSize = c.batchSize
             configuration.uploadInterval = c.uploadInterval
             configuration.maxInFlight = c.maxInFlight
             configuration.maxRequestRate = c.maxRequestRate
             configuration.properties = c.positionProperties
-            uploader = Uploader(configuration: configuration, spool: spool, client: client) { event in
-                if event.isWarning { logger.warning(event.description) } else { logger.info(event.description) }
-            }
+            uploader = Uploader(configuration: configuration, spool: spool, client: client, events: { event in
+                if case .withheld = event {
+                    repeated.log("withheld", event.description, level: .info, to: logger)
+                } else if event.isWarning {
+                    logger.warning(event.description)
+                } else {
+                    logger.info(event.description)
+                }
+            }, lastStored: memory.lastStoredLocation)
         case .file:
             fileSink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool)
         }
@@ -89,13 +103,31 @@ public struct DaemonCommand: Sendable {
         // Kept positions go from the reader's thread straight to the spool's queue; the uploader
         // hears of each once it is committed.
         let storeFailed = Flag()
-        let stage = FilterStage(configuration: c.filter, logger: logger) { [uploader] kept in
+        // The filter keeps nothing the tracker would not store (see TrackerSpacing).
+        let filterWithTracker: @Sendable (FilterConfiguration) -> FilterConfiguration = { [filtering] base in
+            var configuration = base
+            configuration.trackerFiltering = filtering?.snapshot.filtering ?? .none
+            return configuration
+        }
+        let stage = FilterStage(configuration: filterWithTracker(c.filter), logger: logger) { [uploader] kept in
             spool.append(kept.location, kept: kept.trigger) { error in
                 if let error {
                     repeated.log("store", "could not store a position: \(error)", level: .error, to: logger)
                     storeFailed.set()
                 }
                 uploader?.notifyAppended()
+            }
+        }
+        if filtering != nil {
+            // Spacing holds across a restart: from the newest position the tracker has or will have.
+            for point in [memory.lastStoredLocation, try? await spool.newest()].compactMap({ $0 }) { stage.resume(after: point) }
+        }
+        let applyFiltering: @Sendable (TrackerFiltering) -> Void = { [uploader] mode in
+            stage.setTrackerFiltering(mode)
+            if let uploader {
+                var settings = uploader.configuration
+                settings.trackerFiltering = mode
+                uploader.update(settings)
             }
         }
         let live = LiveState(stage: stage)
@@ -123,7 +155,7 @@ public struct DaemonCommand: Sendable {
             }
         }
         // The spool's statistics come from the caller, which often has them already.
-        let publish: @Sendable (SpoolStatistics?) async -> DaemonStatus = { [uploader, refreshing, credentialSource] stats in
+        let publish: @Sendable (SpoolStatistics?) async -> DaemonStatus = { [uploader, refreshing, credentialSource, filtering] stats in
             let expires = await refreshing?.expiration
             let upload = uploader?.statistics
             let snapshot = live.snapshot
@@ -137,6 +169,8 @@ public struct DaemonCommand: Sendable {
                              evictions: stats?.evictions ?? 0, heldInMemory: stats?.heldInMemory ?? 0, storeFailures: stats?.storeFailures ?? 0),
                 upload: .init(sink: c.sink.rawValue, uploaded: upload?.uploaded ?? 0, lastSuccess: upload?.lastSuccess?.iso8601,
                               lastError: upload?.lastError),
+                tracker: .init(filtering: filtering?.snapshot.filtering.rawValue, source: filtering?.snapshot.source.rawValue,
+                               withheld: snapshot.filter.withheld + (upload?.withheld ?? 0)),
                 credentials: .init(source: credentialSource, expires: expires?.iso8601))
         }
         let statusPath = c.stateDirectory + "/status.json"
@@ -151,7 +185,7 @@ public struct DaemonCommand: Sendable {
         }
         let reloadFlags = flags
         let reloadEnvironment = environment
-        let hup = SignalSource([SIGHUP]) { [uploader] _ in
+        let hup = SignalSource([SIGHUP]) { [uploader, filtering, trackerClient] _ in
             do {
                 let next = try DaemonSettings.load(flags: reloadFlags, environment: reloadEnvironment, hostname: HistoryCommand.hostname())
                 let n = next.configuration
@@ -166,7 +200,10 @@ public struct DaemonCommand: Sendable {
                 if n.accessKeyID != c.accessKeyID || n.secretAccessKey != c.secretAccessKey || n.profile != c.profile
                     || n.identityPoolID != c.identityPoolID { fixed.append("credentials") }
                 logger.level = n.logLevel
-                stage.reconfigure(n.filter)
+                stage.reconfigure(filterWithTracker(n.filter))
+                if let filtering, let trackerClient {
+                    filtering.start(configured: n.trackerFiltering, client: trackerClient, apply: applyFiltering)
+                }
                 if let uploader {
                     var settings = uploader.configuration
                     settings.batchSize = n.batchSize
@@ -190,6 +227,16 @@ public struct DaemonCommand: Sendable {
                 logger.notice("status: " + status.summary.split(separator: "\n").joined(separator: "; "))
             }
         }
+        // What the tracker stored last, kept in the state directory for the spacing after a restart.
+        let rememberStored: @Sendable (Uploader.Statistics?) -> Void = { upload in
+            guard let stored = upload?.lastStored else { return }
+            var remembered = TrackerMemory.load(from: c.stateDirectory)
+            guard remembered.lastStoredLocation?.time != stored.time else { return }
+            remembered.remember(stored)
+            if let problem = remembered.save(to: c.stateDirectory) {
+                repeated.log("tracker-memory", "cannot remember the tracker's last stored position: \(problem)", to: logger)
+            }
+        }
         let housekeeping = Task { [uploader] in
             var lastSummary = ContinuousClock.now
             while !stopping.isSet {
@@ -197,6 +244,7 @@ public struct DaemonCommand: Sendable {
                 if stopping.isSet { break }
                 let stats = try? await spool.statistics()
                 let upload = uploader?.statistics
+                rememberStored(upload)
                 let snapshot = live.snapshot
                 let now = SystemClock.now()
                 let fix = snapshot.connected ? (snapshot.lastFix.map { "\($0.mode.description.uppercased()) fix" } ?? "no fix") : "gpsd not connected"
@@ -219,6 +267,10 @@ public struct DaemonCommand: Sendable {
             }
         }
         reader.start()
+        if let filtering, let trackerClient {
+            filtering.warnIfTimeBased()
+            filtering.start(configured: c.trackerFiltering, client: trackerClient, apply: applyFiltering)
+        }
         notifier.notify("READY=1\nSTATUS=waiting for gpsd")
         logger.info("gpstrackd \(Version.string) started", [
             "gpsd": c.gpsd.description, "sink": c.sink.rawValue, "device_id": c.deviceID, "state_dir": c.stateDirectory,
@@ -240,6 +292,8 @@ public struct DaemonCommand: Sendable {
         await uploadTask.value
         if let fileSink { _ = try? await fileSink.drain() }
         housekeeping.cancel()
+        filtering?.stop()
+        rememberStored(uploader?.statistics)
         live.record(.disconnected(.connectionLost(endpoint: c.gpsd, reason: "stopped")))
         await writeStatus(try? await spool.statistics())
         withExtendedLifetime(signals) {}

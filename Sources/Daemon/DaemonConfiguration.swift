@@ -41,6 +41,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var logLevel: LogLevel = .info
     public var logFormat: LogFormat?
     public var metricsFile: String?
+    /// `tracker-filtering`: the tracker's PositionFiltering, or nil (`auto`) to ask it with
+    /// DescribeTracker.
+    public var trackerFiltering: TrackerFiltering?
 
     public init(deviceID: String, stateDirectory: String) {
         self.deviceID = deviceID

@@ -121,6 +121,17 @@ public enum DaemonSettings {
             return nil
         }, show: { $0.logFormat?.rawValue }),
         text("metrics-file", { $0.metricsFile = $1 }, { $0.metricsFile }),
+        Key(name: "tracker-filtering", secret: false, apply: { value, c in
+            if value == "auto" {
+                c.trackerFiltering = nil
+                return nil
+            }
+            guard let filtering = TrackerFiltering(rawValue: value) else {
+                return "must be auto, " + TrackerFiltering.allCases.map(\.rawValue).joined(separator: ", ")
+            }
+            c.trackerFiltering = filtering
+            return nil
+        }, show: { $0.trackerFiltering?.rawValue ?? "auto" }),
     ] + FilterSettings.keys.map { filterKey in
         Key(name: filterKey.name, secret: false, apply: { value, c in filterKey.apply(value, &c.filter) }, show: { _ in nil })
     }

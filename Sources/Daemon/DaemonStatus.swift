@@ -39,6 +39,17 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var lastError: String?
     }
 
+    /// The tracker's PositionFiltering as gpstrackd knows it, and what it held back for it.
+    public struct TrackerState: Codable, Sendable, Equatable {
+        /// TimeBased, DistanceBased, AccuracyBased or none; nil with the file sink.
+        public var filtering: String?
+        /// configured, DescribeTracker, assumed (the service's default), last known.
+        public var source: String?
+        /// Points the filter held back (a better allowed one kept instead) and queued positions
+        /// not sent, because the tracker would not have stored them.
+        public var withheld: Int
+    }
+
     public struct CredentialsState: Codable, Sendable, Equatable {
         public var source: String?
         public var expires: String?
@@ -51,6 +62,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var filter: Filter
     public var spool: SpoolState
     public var upload: Upload
+    public var tracker: TrackerState
     public var credentials: CredentialsState
 
     public func json() -> String {
@@ -78,6 +90,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             + (spool.storeFailures > 0 ? ", \(spool.storeFailures) found no room on disk" : ""))
         lines.append("upload (\(upload.sink)): \(upload.uploaded) uploaded, last success \(upload.lastSuccess ?? "never")"
             + (upload.lastError.map { ", last error: \($0)" } ?? ""))
+        if let filtering = tracker.filtering {
+            lines.append("tracker filtering: \(filtering)" + (tracker.source.map { " (\($0))" } ?? "") + ", \(tracker.withheld) withheld")
+        }
         if let source = credentials.source {
             lines.append("credentials: \(source)" + (credentials.expires.map { ", expire \($0)" } ?? ""))
         }
@@ -98,6 +113,11 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         metric("rejected_total", "counter", "Fixes rejected by the quality gate.",
                filter.rejected.keys.sorted().map { ("{reason=\"\($0)\"}", Double(filter.rejected[$0]!)) })
         metric("uploaded_total", "counter", "Positions accepted by the tracker.", [("", Double(upload.uploaded))])
+        metric("withheld_total", "counter", "Points not kept or not sent because the tracker's filtering would not store them.",
+               [("", Double(tracker.withheld))])
+        if let filtering = tracker.filtering {
+            metric("tracker_filtering", "gauge", "The tracker's PositionFiltering (1 for the mode in force).", [("{mode=\"\(filtering)\"}", 1)])
+        }
         metric("spool_queued", "gauge", "Positions waiting for upload.", [("", Double(spool.queued))])
         metric("spool_dead_letters", "gauge", "Positions the tracker refused for good.", [("", Double(spool.deadLetters))])
         metric("spool_evictions_total", "counter", "Positions dropped to stay within the spool's caps.", [("", Double(spool.evictions))])

@@ -57,6 +57,16 @@ final class FilterStage: Sendable {
         state.withLock { $0.chain.configuration = configuration }
     }
 
+    /// The tracker's filtering learned (or changed): from the next fix on.
+    func setTrackerFiltering(_ filtering: TrackerFiltering) {
+        state.withLock { $0.chain.configuration.trackerFiltering = filtering }
+    }
+
+    /// The tracker already stores `location` (before a restart): the spacing starts from it.
+    func resume(after location: Location) {
+        state.withLock { $0.chain.resume(after: location) }
+    }
+
     var counters: FilterChain.Counters { state.withLock { $0.chain.counters } }
 
     /// The newest fix from gpsd (kept or not) and the filter's counters, for status.

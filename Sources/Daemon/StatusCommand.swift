@@ -37,6 +37,7 @@ public struct StatusCommand: Sendable {
                 spool: .init(queued: stats.queued, oldest: stats.oldest?.iso8601, deadLetters: stats.deadLetters, evictions: stats.evictions,
                              heldInMemory: stats.heldInMemory, storeFailures: stats.storeFailures),
                 upload: .init(sink: loaded.configuration.sink.rawValue, uploaded: 0, lastSuccess: nil, lastError: nil),
+                tracker: .init(filtering: TrackerMemory.load(from: directory).filtering, source: "last known", withheld: 0),
                 credentials: .init(source: nil, expires: nil))
             let text = json ? status.json() : "gpstrackd is not running (state directory \(directory))\n"
                 + "spool: \(stats.queued) queued" + (stats.oldest.map { ", oldest \($0)" } ?? "") + ", \(stats.deadLetters) dead letters"

@@ -145,6 +145,11 @@ public final class Spool: Sendable {
         try await run { store throws(SpoolError) in try store.deadLetters(limit: limit) }
     }
 
+    /// The newest queued position, if any.
+    public func newest() async throws(SpoolError) -> Location? {
+        try await run { store throws(SpoolError) in try store.newest() }
+    }
+
     public func statistics() async throws(SpoolError) -> SpoolStatistics {
         try await run { store throws(SpoolError) in try store.statistics() }
     }

@@ -315,6 +315,15 @@ final class SpoolStore {
         return out
     }
 
+    /// The newest position queued (held in memory or stored).
+    func newest() throws(SpoolError) -> Location? {
+        if let last = held.last { return last.location }
+        let statement = try database.statement("SELECT id, \(SpoolSchema.selectColumns) FROM positions ORDER BY id DESC LIMIT 1")
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return Self.position(from: statement, id: statement.int64(0))?.location
+    }
+
     /// Also the spool's periodic chance to store what a full disk held back.
     func statistics() throws(SpoolError) -> SpoolStatistics {
         try? storeHeld()

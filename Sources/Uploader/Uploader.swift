@@ -39,6 +39,9 @@ public final class Uploader: Sendable {
         /// A backlog worth reporting: this many positions queued.
         public var backlogThreshold = 100
         public var stopDeadline: Double = 10
+        /// The tracker's `PositionFiltering`: a position it would not store is not sent (it is
+        /// acknowledged as withheld), so that nothing is paid for and lost.
+        public var trackerFiltering: TrackerFiltering = .none
 
         public init(tracker: String, deviceID: String) {
             self.tracker = tracker
@@ -52,8 +55,12 @@ public final class Uploader: Sendable {
         public var requests = 0
         public var failedRequests = 0
         public var deadLettered = 0
+        /// Positions not sent because the tracker's filtering would not have stored them.
+        public var withheld = 0
         public var lastSuccess: FixTime?
         public var lastError: String?
+        /// The newest position the tracker accepted (by fix time): where its filtering stands.
+        public var lastStored: Location?
     }
 
     private struct State {
@@ -66,6 +73,8 @@ public final class Uploader: Sendable {
         var pendingDue: ContinuousClock.Instant?
         var tasks: [Int: Task<Void, Never>] = [:]
         var nextTask = 0
+        /// The newest position (by fix time) let through to the tracker, sent or about to be.
+        var lastPlanned: Location?
     }
 
     /// Requests go out at 95 % of `maxRequestRate`: evenly spaced sends still arrive with some
@@ -94,9 +103,14 @@ public final class Uploader: Sendable {
         configuration: Configuration, spool: Spool, client: TrackerClient,
         events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },
         wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        lastStored: Location? = nil
     ) {
         self.settings = Mutex(configuration)
+        state.withLock {
+            $0.lastPlanned = lastStored
+            $0.statistics.lastStored = lastStored
+        }
         self.spool = spool
         self.client = client
         self.events = events
@@ -164,6 +178,12 @@ public final class Uploader: Sendable {
                 await waitForPositions(configuration)
                 continue
             }
+            if let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering), kept.count < rows.count {
+                // Some were withheld; what is left comes back with the next look.
+                bucket.withLock { $0.refund() }
+                await spool.release(kept.map(\.id))
+                continue
+            }
             if rows.count < configuration.batchSize {
                 // A partial batch goes when its oldest fix is `uploadInterval` old, so the delay
                 // from fix to tracker stays near the interval even when the filter held the fix
@@ -193,6 +213,40 @@ public final class Uploader: Sendable {
     private func waitForPositions(_ configuration: Configuration) async {
         state.withLock { $0.pendingDue = nil }
         await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
+    }
+
+    // MARK: - The tracker's filtering
+
+    /// Acknowledges, without sending, the rows the tracker's filtering would not store after the
+    /// newest position already let through; returns the rest (nil when every row goes).
+    /// A row no newer than that position was let through before (a retry) and goes again.
+    private func withholdUnstorable(_ rows: [SpooledPosition], filtering: TrackerFiltering) async -> [SpooledPosition]? {
+        guard filtering != .none else { return nil }
+        let (kept, withheld) = state.withLock { s -> ([SpooledPosition], [SpooledPosition]) in
+            var kept: [SpooledPosition] = []
+            var withheld: [SpooledPosition] = []
+            for row in rows {
+                if let last = s.lastPlanned, row.location.time <= last.time {
+                    kept.append(row)
+                } else if filtering.stores(row.location, after: s.lastPlanned) {
+                    kept.append(row)
+                    s.lastPlanned = row.location
+                } else {
+                    withheld.append(row)
+                }
+            }
+            return (kept, withheld)
+        }
+        guard !withheld.isEmpty else { return nil }
+        do {
+            try await spool.ack(withheld.map(\.id))
+            state.withLock { $0.statistics.withheld += withheld.count }
+            events(.withheld(count: withheld.count, filtering: filtering))
+        } catch {
+            await spool.release(withheld.map(\.id))
+            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
+        }
+        return kept
     }
 
     // MARK: - One batch
@@ -279,8 +333,10 @@ public final class Uploader: Sendable {
             await reject(group.rows, code: code, message: group.message)
         }
         await spool.release(retry)
+        let newest = rows.filter { byTime[$0.location.time] == nil }.map(\.location).max { $0.time < $1.time }
         let recovered = state.withLock { s -> Int? in
             s.statistics.uploaded += accepted.count
+            if let newest, s.statistics.lastStored.map({ $0.time < newest.time }) ?? true { s.statistics.lastStored = newest }
             s.statistics.lastSuccess = wallClock()
             let failures = s.failures
             if retry.isEmpty {

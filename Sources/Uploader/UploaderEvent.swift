@@ -16,6 +16,8 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
     case drained(uploaded: Int, seconds: Double)
     /// The tracker refused positions for good; they are in the dead-letter table.
     case deadLettered(count: Int, code: String, message: String)
+    /// Queued positions the tracker's filtering would not store were not sent.
+    case withheld(count: Int, filtering: TrackerFiltering)
 
     public var isWarning: Bool {
         switch self {
@@ -39,6 +41,8 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
             return "backlog drained: \(Self.grouped(uploaded)) positions uploaded in \(Self.age(seconds))"
         case let .deadLettered(count, code, message):
             return "tracker refused \(count) position(s) for good (\(code): \(message)); kept in the dead-letter table"
+        case let .withheld(count, filtering):
+            return "did not send \(count) queued position(s) the tracker's \(filtering) filtering would not store"
         }
     }
 

@@ -1,0 +1,117 @@
+import AWSLocation
+import Synchronization
+import TrackingCore
+
+/// Knows the tracker's `PositionFiltering` and tells the filter and the uploader.
+///
+/// With `tracker-filtering auto` it asks the tracker (DescribeTracker) at start and on SIGHUP. A
+/// Cognito guest role usually may not (`geo:DescribeTracker`): access denied means "assume
+/// TimeBased", the service's default, said once with the permission to add. A failed request never
+/// holds uploads back: the mode last learned (kept in the state directory) or TimeBased stands, and
+/// the tracker is asked again later. Under TimeBased the operator hears once what it costs and the
+/// command that changes it.
+final class TrackerFilteringService: Sendable {
+    /// Where the mode in force came from.
+    enum Source: String, Sendable {
+        case configured
+        case describeTracker = "DescribeTracker"
+        case assumed = "assumed (the service's default)"
+        case lastKnown = "last known"
+    }
+
+    struct Current: Sendable, Equatable {
+        var filtering: TrackerFiltering
+        var source: Source
+    }
+
+    private let current: Mutex<Current>
+    private let warnedTimeBased = Atomic<Bool>(false)
+    private let asking = Mutex<Task<Void, Never>?>(nil)
+    private let tracker: String
+    private let directory: String
+    private let logger: Logger
+
+    init(configured: TrackerFiltering?, memory: TrackerMemory, tracker: String, directory: String, logger: Logger) {
+        let initial: Current
+        if let configured {
+            initial = Current(filtering: configured, source: .configured)
+        } else if let known = memory.knownFiltering {
+            initial = Current(filtering: known, source: .lastKnown)
+        } else {
+            initial = Current(filtering: .timeBased, source: .assumed)
+        }
+        current = Mutex(initial)
+        self.tracker = tracker
+        self.directory = directory
+        self.logger = logger
+    }
+
+    var snapshot: Current { current.withLock { $0 } }
+
+    /// Sets the mode and says what it means; returns it for `apply`.
+    @discardableResult
+    func set(_ filtering: TrackerFiltering, source: Source) -> TrackerFiltering {
+        current.withLock { $0 = Current(filtering: filtering, source: source) }
+        warnIfTimeBased()
+        return filtering
+    }
+
+    /// Once per run: what TimeBased costs, and the command that changes it.
+    func warnIfTimeBased() {
+        guard snapshot.filtering == .timeBased, !warnedTimeBased.exchange(true, ordering: .relaxed) else { return }
+        logger.warning("tracker '\(tracker)' stores at most one position per 30 s (PositionFiltering TimeBased, \(snapshot.source.rawValue)): "
+            + "gpstrackd keeps the best point it may every 30 s, and corners between them are cut. To store the track as kept: "
+            + "aws location update-tracker --tracker-name \(tracker) --position-filtering AccuracyBased")
+    }
+
+    /// Applies `configured` (a reload), or with nil (`auto`) asks the tracker in the background,
+    /// replacing a question still under way.
+    func start(configured: TrackerFiltering?, client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void) {
+        if let configured {
+            stop()
+            apply(set(configured, source: .configured))
+            return
+        }
+        let task = Task { await learn(client: client, apply: apply) }
+        asking.withLock { previous in
+            previous?.cancel()
+            previous = task
+        }
+    }
+
+    func stop() {
+        asking.withLock { $0?.cancel() }
+    }
+
+    /// Asks the tracker until it answers or refuses; `apply` receives each mode learned.
+    func learn(client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void) async {
+        var delay = 30.0
+        var saidFailure = false
+        while !Task.isCancelled {
+            do throws(TrackerError) {
+                let filtering = try await client.describeTracker(tracker)
+                logger.info("tracker '\(tracker)' filters positions: \(filtering)")
+                apply(set(filtering, source: .describeTracker))
+                var remembered = TrackerMemory.load(from: directory)
+                remembered.filtering = filtering.rawValue
+                if let problem = remembered.save(to: directory) { logger.warning("cannot remember the tracker's filtering: \(problem)") }
+                return
+            } catch let .accessDenied(_, _, message) {
+                logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
+                    + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
+                    + "or set tracker-filtering to the tracker's mode")
+                apply(set(.timeBased, source: .assumed))
+                return
+            } catch {
+                if !saidFailure {
+                    let now = snapshot
+                    logger.warning("cannot ask tracker '\(tracker)' for its PositionFiltering (\(error)); keeping \(now.filtering) "
+                        + "(\(now.source.rawValue)) and asking again later")
+                    saidFailure = true
+                }
+            }
+            try? await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, 600)
+        }
+    }
+}
