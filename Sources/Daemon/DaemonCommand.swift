@@ -266,11 +266,12 @@ public struct DaemonCommand: Sendable {
                 }
             }
         }
-        reader.start()
         if let filtering, let trackerClient {
-            filtering.warnIfTimeBased()
             filtering.start(configured: c.trackerFiltering, client: trackerClient, apply: applyFiltering)
+            await filtering.waitForAnswer(upTo: .seconds(3))
+            filtering.warnIfTimeBased()
         }
+        reader.start()
         notifier.notify("READY=1\nSTATUS=waiting for gpsd")
         logger.info("gpstrackd \(Version.string) started", [
             "gpsd": c.gpsd.description, "sink": c.sink.rawValue, "device_id": c.deviceID, "state_dir": c.stateDirectory,

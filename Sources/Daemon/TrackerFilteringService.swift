@@ -27,6 +27,7 @@ final class TrackerFilteringService: Sendable {
     private let current: Mutex<Current>
     private let warnedTimeBased = Atomic<Bool>(false)
     private let asking = Mutex<Task<Void, Never>?>(nil)
+    private let answered = Atomic<Bool>(false)
     private let tracker: String
     private let directory: String
     private let logger: Logger
@@ -70,6 +71,7 @@ final class TrackerFilteringService: Sendable {
         if let configured {
             stop()
             apply(set(configured, source: .configured))
+            answered.store(true, ordering: .releasing)
             return
         }
         let task = Task { await learn(client: client, apply: apply) }
@@ -83,6 +85,15 @@ final class TrackerFilteringService: Sendable {
         asking.withLock { $0?.cancel() }
     }
 
+    /// Waits until the tracker answered (or refused), at most `limit`: the first positions then
+    /// go by the tracker's real mode, while a slow or failing request delays nothing for long.
+    func waitForAnswer(upTo limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !answered.load(ordering: .acquiring), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Asks the tracker until it answers or refuses; `apply` receives each mode learned.
     func learn(client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void) async {
         var delay = 30.0
@@ -92,6 +103,7 @@ final class TrackerFilteringService: Sendable {
                 let filtering = try await client.describeTracker(tracker)
                 logger.info("tracker '\(tracker)' filters positions: \(filtering)")
                 apply(set(filtering, source: .describeTracker))
+                answered.store(true, ordering: .releasing)
                 var remembered = TrackerMemory.load(from: directory)
                 remembered.filtering = filtering.rawValue
                 if let problem = remembered.save(to: directory) { logger.warning("cannot remember the tracker's filtering: \(problem)") }
@@ -101,6 +113,7 @@ final class TrackerFilteringService: Sendable {
                     + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
                     + "or set tracker-filtering to the tracker's mode")
                 apply(set(.timeBased, source: .assumed))
+                answered.store(true, ordering: .releasing)
                 return
             } catch {
                 if !saidFailure {

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import Testing
+import TrackingCore
+
+/// A drive through a real gpsd into the daemon and the emulator, whose tracker filters like the
+/// service: what the tracker stores, read back with `gpstrackd history`, scored against the
+/// drive's ground truth.
+@Suite struct TrackerFilteringTests {
+    struct Run {
+        var daemon: ChildProcess
+        var kept: Int
+        var stored: [Location]
+        var ignored: Int
+        var status: [String: Any]
+    }
+
+    static func truth(_ name: String) throws -> [TrackFidelity.PathPoint] {
+        try String(contentsOfFile: TestPaths.fixture(name), encoding: .utf8).split(whereSeparator: \.isNewline).compactMap { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let time = (object["time"] as? String).flatMap(FixTime.init(iso8601:)),
+                  let lat = (object["lat"] as? NSNumber)?.doubleValue, let lon = (object["lon"] as? NSNumber)?.doubleValue
+            else { return nil }
+            return .init(time: time, latitude: lat, longitude: lon)
+        }
+    }
+
+    /// Replays `drive` with the emulator's tracker set to `mode` (nil: leave its default) and the
+    /// daemon's `tracker-filtering` given by `setting`.
+    static func drive(_ drive: String, emulatorMode: String?, emulatorConfig: [String: Any] = [:], setting: String = "auto",
+                      label: String, prepare: (String) throws -> Void = { _ in }) async throws -> Run {
+        let directory = TestPaths.temporaryDirectory("filtering-\(label)")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        var config = emulatorConfig
+        if let emulatorMode { config["position_filtering"] = emulatorMode }
+        if !config.isEmpty { try await emulator.configure(config) }
+        let gpsd = try await GPSFake.start(log: TestPaths.fixture(drive), cycle: 0.002, directory: directory)
+        defer { gpsd.kill() }
+        let state = directory.appendingPathComponent("state").path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try prepare(state)
+        let environment = ["AWS_ACCESS_KEY_ID=\(TrackerEmulator.accessKey)", "AWS_SECRET_ACCESS_KEY=\(TrackerEmulator.secretKey)",
+                           "PATH=/usr/bin:/bin", "HOME=\(directory.path)"]
+        let common = ["--tracker", "fleet", "--region", "eu-west-1", "--endpoint", emulator.endpoint.description, "--device-id", "truck-\(label)"]
+        let daemon = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "run", "--config", "/dev/null",
+            "--gpsd", gpsd.endpoint, "--state-dir", state, "--upload-interval", "1", "--log-format", "text",
+            "--tracker-filtering", setting] + common, directory: directory, name: "daemon")
+        defer { daemon.terminate() }
+        let statusPath = state + "/status.json"
+        func status() -> [String: Any] {
+            (FileManager.default.contents(atPath: statusPath).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) ?? [:]
+        }
+        #expect(await ChildProcess.waitUntil(timeout: 90) {
+            daemon.stderr.contains("receiver gone") && ((status()["spool"] as? [String: Any])?["queued"] as? NSNumber)?.intValue == 0
+        }, "\(daemon.stderr)")
+        try await Task.sleep(for: .seconds(1))
+        let final = status()
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20))
+        #expect(daemon.terminationStatus == 0, "\(daemon.stderr)")
+        let line = daemon.stderr.split(separator: "\n").first { $0.contains("gpstrackd stopped") } ?? ""
+        let kept = Int(line.split(separator: " ").first { $0.hasPrefix("kept=") }?.dropFirst(5) ?? "") ?? -1
+        let history = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "history", "--since", "2020-01-01T00:00:00Z"] + common,
+                                       directory: directory, name: "history")
+        #expect(await history.waitForExit(timeout: 60))
+        #expect(history.terminationStatus == 0, "\(history.stderr)")
+        let stored = try history.stdoutLines.map { line -> Location in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let time = try #require((object["sampleTime"] as? String).flatMap(FixTime.init(iso8601:)))
+            let latitude = try #require((object["latitude"] as? NSNumber)?.doubleValue)
+            let longitude = try #require((object["longitude"] as? NSNumber)?.doubleValue)
+            return try #require(Location(time: time, mode: .twoD, latitude: latitude, longitude: longitude))
+        }
+        let all = try await emulator.control("/_emu/positions?all=1")["positions"] as? [[String: Any]] ?? []
+        let ignored = all.filter { $0["Stored"] as? Bool == false }.count
+        return Run(daemon: daemon, kept: kept, stored: stored, ignored: ignored, status: final)
+    }
+
+    @Test(arguments: ["TimeBased", "DistanceBased", "AccuracyBased", "none"])
+    func theTrackerStoresEveryPositionSentAndTheTrackStaysNearThePath(mode: String) async throws {
+        let run = try await Self.drive("drive-seed7.nmea", emulatorMode: mode, label: mode)
+        let fidelity = TrackFidelity(kept: run.stored, path: try Self.truth("drive-seed7.truth.jsonl"))
+        let tracker = run.status["tracker"] as? [String: Any] ?? [:]
+        print("tracker \(mode) end to end: kept \(run.kept), stored \(run.stored.count), ignored by the tracker \(run.ignored), "
+            + "max distance from the true path \(String(format: "%.1f", fidelity.maxDeviation)) m, "
+            + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, withheld \(tracker["withheld"] ?? "-")")
+        #expect(run.ignored == 0, "no position sent is left unstored")
+        #expect(run.stored.count == run.kept, "every kept position reaches the history")
+        #expect(tracker["filtering"] as? String == mode && tracker["source"] as? String == "DescribeTracker", "\(tracker)")
+        switch mode {
+        case "TimeBased":
+            #expect(fidelity.maxDeviation <= 110)
+            #expect(run.daemon.stderr.contains("aws location update-tracker --tracker-name fleet --position-filtering AccuracyBased"))
+        case "DistanceBased":
+            #expect(fidelity.maxDeviation <= 12.2)
+            #expect(fidelity.pointsPerKilometre <= 4)
+        case "AccuracyBased":
+            #expect(fidelity.maxDeviation <= 14)
+            #expect(fidelity.pointsPerKilometre <= 4)
+        default:
+            #expect(fidelity.maxDeviation <= 12)
+        }
+        if mode != "TimeBased" { #expect(!run.daemon.stderr.contains("update-tracker")) }
+    }
+
+    @Test func aDeniedDescribeAssumesTimeBasedAndSaysWhichPermissionToAdd() async throws {
+        let run = try await Self.drive("drive-seed11-first5min.nmea", emulatorMode: "TimeBased", emulatorConfig: ["describe_denied": true], label: "denied")
+        let tracker = run.status["tracker"] as? [String: Any] ?? [:]
+        #expect(tracker["filtering"] as? String == "TimeBased")
+        #expect((tracker["source"] as? String)?.hasPrefix("assumed") == true, "\(tracker)")
+        #expect(run.daemon.stderr.contains("Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/fleet"), "\(run.daemon.stderr)")
+        #expect(run.ignored == 0)
+        #expect(run.stored.count == run.kept)
+    }
+
+    @Test func aFailedDescribeKeepsTheLastKnownModeAndUploadsGoOn() async throws {
+        // The tracker answers nothing but uploads at first (DescribeTracker fails with the tracker
+        // name unknown to it); the state directory remembers DistanceBased from an earlier run.
+        let run = try await Self.drive(
+            "drive-seed11-first5min.nmea", emulatorMode: "DistanceBased", emulatorConfig: ["describe_denied": false], label: "last-known",
+            prepare: { state in
+                try #"{"filtering":"DistanceBased"}"#.write(toFile: state + "/tracker.json", atomically: true, encoding: .utf8)
+            })
+        let tracker = run.status["tracker"] as? [String: Any] ?? [:]
+        #expect(tracker["filtering"] as? String == "DistanceBased")
+        #expect(run.ignored == 0)
+    }
+
+    @Test func anExplicitModeIsUsedWithoutAsking() async throws {
+        let run = try await Self.drive("drive-seed11-first5min.nmea", emulatorMode: "DistanceBased", emulatorConfig: ["describe_denied": true],
+                                       setting: "DistanceBased", label: "explicit")
+        let tracker = run.status["tracker"] as? [String: Any] ?? [:]
+        #expect(tracker["filtering"] as? String == "DistanceBased" && tracker["source"] as? String == "configured", "\(tracker)")
+        #expect(!run.daemon.stderr.contains("DescribeTracker"), "not asked: \(run.daemon.stderr)")
+        #expect(run.ignored == 0)
+        #expect(run.stored.count == run.kept)
+    }
+}
