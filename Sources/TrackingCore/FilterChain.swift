@@ -42,6 +42,7 @@ public struct FilterChain: Sendable {
         gate = QualityGate(configuration: configuration)
         triggers = MotionTriggers(configuration: configuration)
         spacing = TrackerSpacing(filtering: configuration.trackerFiltering)
+        spacing.tolerance = configuration.maxDeviation
     }
 
     public var configuration: FilterConfiguration {
@@ -50,6 +51,7 @@ public struct FilterChain: Sendable {
             gate.configuration = newValue
             triggers.configuration = newValue
             spacing.filtering = newValue.trackerFiltering
+            spacing.tolerance = newValue.maxDeviation
         }
     }
 

@@ -16,6 +16,8 @@ public struct TrackerSpacing: Sendable {
     public var filtering: TrackerFiltering
     /// Seconds of fix time to wait among allowed fixes for a better one before keeping one.
     public var lookahead: Double
+    /// `max-deviation`: how far the stored track may pass from the fixes when the rule allows it.
+    public var tolerance: Double = 10
     /// The last point kept (and so sent): the tracker's last stored position, as far as it is known.
     public private(set) var lastKept: Location?
     /// Wishes of the triggers the constraint held back.
@@ -23,6 +25,17 @@ public struct TrackerSpacing: Sendable {
 
     /// The triggers' wishes not yet met, oldest first.
     private var owed: [KeptLocation] = []
+    /// When the owed points may next be decided (a decision that kept nothing is not repeated at once).
+    private var nextAttempt: FixTime?
+    /// A wish the tracker would store, held for `lookahead` before it is kept: when the next wish
+    /// comes too close to it, the two are weighed together (see `consider`).
+    private var tentative: KeptLocation? {
+        didSet { clearSince = nil }
+    }
+    /// Since when the fixes are where the tracker would store a point after the held one.
+    private var clearSince: FixTime?
+    /// The longest a corner point is held, seconds.
+    static let maxHold = 120.0
     /// Fixes since `lastKept`, oldest first.
     private var since: [Location] = []
     private let maxHeld = 2000
@@ -54,6 +67,11 @@ public struct TrackerSpacing: Sendable {
         }
         var out: [KeptLocation] = []
         for wish in kept { out += consider(wish) }
+        if let held = tentative, released(held, at: fix) {
+            tentative = nil
+            keep(held.location)
+            out.append(held)
+        }
         if !owed.isEmpty, let choice = substitute(upTo: fix, now: false) { out += choice }
         return out
     }
@@ -62,11 +80,35 @@ public struct TrackerSpacing: Sendable {
     public mutating func finish(_ final: KeptLocation?) -> [KeptLocation] {
         var out: [KeptLocation] = []
         if let final { out += consider(final) }
+        if let held = tentative {
+            tentative = nil
+            keep(held.location)
+            out.append(held)
+        }
         if filtering != .none, !owed.isEmpty, let last = since.last, let choice = substitute(upTo: last, now: true) { out += choice }
         return out
     }
 
-    /// A wish of the triggers: kept when the tracker would store it and nothing is owed before it.
+    /// Whether the held point can no longer meet a wish too close to it: a corner wish comes after
+    /// the fixes that reveal it, so under a distance rule the point is held until the vehicle has
+    /// been where the tracker would store a point for `lookahead`; under TimeBased, and for a stop,
+    /// a heartbeat or the first point, `lookahead` after it.
+    private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
+        let elapsed = held.location.time.seconds(to: fix.time)
+        guard elapsed >= lookahead else { return false }
+        let corner = held.trigger == .deviation || held.trigger == .distance || held.trigger == .angle
+        guard filtering != .timeBased, corner, elapsed < Self.maxHold else { return true }
+        guard filtering.stores(fix, after: held.location) else {
+            clearSince = nil
+            return false
+        }
+        let since = clearSince ?? fix.time
+        clearSince = since
+        return since.seconds(to: fix.time) >= lookahead
+    }
+
+    /// A wish of the triggers: held as `tentative` when the tracker would store it and nothing is
+    /// owed before it, else owed.
     private mutating func consider(_ wish: KeptLocation) -> [KeptLocation] {
         // A wish from before the last point kept (the triggers' own corner search reaches back
         // further than the spacing's choice) cannot be added without reordering the track.
@@ -74,51 +116,60 @@ public struct TrackerSpacing: Sendable {
             withheld += 1
             return []
         }
-        if owed.isEmpty, filtering.stores(wish.location, after: lastKept) {
+        guard filtering != .none else {
             keep(wish.location)
             return [wish]
+        }
+        if let held = tentative {
+            if filtering.stores(wish.location, after: held.location) {
+                // The held point and this one both fit: keep the held one, hold this one.
+                tentative = wish
+                keep(held.location)
+                return [held]
+            }
+            // Too close to the held point (a tight corner, a U-turn): neither is kept as it is; the
+            // best fix the tracker would store after the last kept point is chosen for both.
+            tentative = nil
+            owed = [held, wish]
+            withheld += 1
+            return []
+        }
+        if owed.isEmpty, filtering.stores(wish.location, after: lastKept) {
+            tentative = wish
+            return []
         }
         owed.append(wish)
         withheld += 1
         return []
     }
 
-    /// Keeps the best allowed fix for what is owed, when its time has come; then what is still owed
-    /// and now allowed.
+    /// When its time has come, keeps the points that best represent the fixes since the last kept
+    /// point under the tracker's rule (`SpacedPath`); what is owed before the last of them is met.
     private mutating func substitute(upTo fix: Location, now: Bool) -> [KeptLocation]? {
         guard let origin = lastKept, let firstAllowed = since.firstIndex(where: { filtering.stores($0, after: origin) }) else { return nil }
-        let stopping = owed.contains { $0.trigger == .stop || $0.trigger == .final }
-        guard now || stopping || since[firstAllowed].time.seconds(to: fix.time) >= lookahead else { return nil }
-        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
-        let points = since.map { plane.project($0) }
-        let start = (x: 0.0, y: 0.0)
-        let end = points[points.count - 1]
-        var best = firstAllowed
-        var bestError = Double.infinity
-        for candidate in firstAllowed..<since.count where filtering.stores(since[candidate], after: origin) {
-            let c = points[candidate]
-            var error = 0.0
-            for (index, p) in points.enumerated() where index != candidate {
-                error = max(error, index < candidate
-                    ? LocalPlane.distance(from: p, toSegment: start, c)
-                    : LocalPlane.distance(from: p, toSegment: c, end))
-                if error >= bestError { break }
-            }
-            if error < bestError {
-                bestError = error
-                best = candidate
-            }
+        let mustReachEnd = owed.contains { $0.trigger != .deviation && $0.trigger != .distance && $0.trigger != .angle }
+        if !now {
+            guard mustReachEnd || since[firstAllowed].time.seconds(to: fix.time) >= lookahead else { return nil }
+            if let next = nextAttempt, fix.time < next { return nil }
         }
-        let chosen = since[best]
-        let trigger = owed[0].trigger
-        owed.removeAll { $0.location.time <= chosen.time }
-        keep(chosen)
-        var out = [KeptLocation(location: chosen, trigger: trigger)]
-        while let next = owed.first, filtering.stores(next.location, after: lastKept) {
-            owed.removeFirst()
-            keep(next.location)
-            out.append(next)
+        nextAttempt = fix.time.adding(seconds: lookahead)
+        let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance)
+        let chosen = path.points(keepingEnd: mustReachEnd)
+        guard let last = chosen.last else {
+            // The straight line from the last kept point still represents the fixes: nothing
+            // is needed for the corners owed; a stop or heartbeat waits until it can be kept.
+            if !mustReachEnd { owed.removeAll() }
+            return nil
         }
+        var out: [KeptLocation] = []
+        for point in chosen {
+            let trigger = owed.last { $0.location.time <= point.time }?.trigger ?? owed.first?.trigger ?? .deviation
+            out.append(KeptLocation(location: point, trigger: trigger))
+        }
+        owed.removeAll { $0.location.time <= last.time }
+        if mustReachEnd, last.time == since.last?.time { owed.removeAll() }
+        keep(last)
+        nextAttempt = nil
         return out
     }
 

@@ -1,0 +1,87 @@
+/// The best points among the fixes since the last kept one, when every kept point must be one the
+/// tracker stores after the one before it (its `PositionFiltering`).
+///
+/// A small dynamic program over the fixes in hand (at most `maxNodes` candidates, the fixes
+/// between them all counted): first the smallest largest distance from any fix to the polyline
+/// that the rule allows (a bottleneck path), then, within `max(tolerance, that distance)`, the
+/// fewest points. This is what a greedy choice cannot do at a tight corner or a U-turn, where the
+/// point before the turn must be chosen together with the apex.
+struct SpacedPath {
+    let origin: Location
+    let fixes: [Location]
+    let filtering: TrackerFiltering
+    let tolerance: Double
+    /// Candidates considered; more fixes are thinned evenly (the last always stays).
+    static let maxNodes = 120
+
+    /// The points to keep, in time order, ending with the newest fix when `keepingEnd` (a stop, a
+    /// heartbeat: the vehicle's current place must be kept); empty when the straight line from
+    /// `origin` still does (or the end cannot be reached yet).
+    func points(keepingEnd: Bool) -> [Location] {
+        guard !fixes.isEmpty else { return [] }
+        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
+        let projected = [(x: 0.0, y: 0.0)] + fixes.map { plane.project($0) }
+        // Node k is projected index `nodes[k]`: 0 is the origin, the last is the newest fix.
+        var nodes = [0]
+        let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
+        var index = step
+        while index < fixes.count {
+            nodes.append(index)
+            index += step
+        }
+        if nodes.last != fixes.count { nodes.append(fixes.count) }
+        let end = nodes.count - 1
+        func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
+        func cost(_ a: Int, _ b: Int) -> Double {
+            let pa = projected[nodes[a]], pb = projected[nodes[b]]
+            var worst = 0.0
+            var k = nodes[a] + 1
+            while k < nodes[b] {
+                worst = max(worst, LocalPlane.distance(from: projected[k], toSegment: pa, pb))
+                k += 1
+            }
+            return worst
+        }
+        // Edges: the rule between kept points; into the end only when it is kept.
+        func allowed(_ a: Int, _ b: Int) -> Bool {
+            b != end || keepingEnd ? filtering.stores(location(b), after: location(a)) : true
+        }
+        var costs = Array(repeating: [Double](repeating: .infinity, count: nodes.count), count: nodes.count)
+        for b in 1...end {
+            for a in 0..<b where allowed(a, b) { costs[a][b] = cost(a, b) }
+        }
+        // 1. The smallest largest distance the rule allows.
+        var bottleneck = [Double](repeating: .infinity, count: nodes.count)
+        bottleneck[0] = 0
+        for b in 1...end {
+            for a in 0..<b where costs[a][b].isFinite && bottleneck[a].isFinite {
+                bottleneck[b] = min(bottleneck[b], max(bottleneck[a], costs[a][b]))
+            }
+        }
+        guard bottleneck[end].isFinite else { return [] }
+        let target = max(tolerance, bottleneck[end]) + 1e-9
+        // 2. The fewest points within that distance (ties: the smaller largest distance).
+        var count = [Int](repeating: .max, count: nodes.count)
+        var worst = [Double](repeating: .infinity, count: nodes.count)
+        var parent = [Int](repeating: -1, count: nodes.count)
+        count[0] = 0
+        worst[0] = 0
+        for b in 1...end {
+            for a in 0..<b where count[a] != .max && costs[a][b] <= target {
+                let candidate = (count[a] + 1, max(worst[a], costs[a][b]))
+                if candidate.0 < count[b] || (candidate.0 == count[b] && candidate.1 < worst[b]) {
+                    (count[b], worst[b], parent[b]) = (candidate.0, candidate.1, a)
+                }
+            }
+        }
+        var path: [Int] = []
+        var node = parent[end]
+        while node > 0 {
+            path.append(node)
+            node = parent[node]
+        }
+        var out = path.reversed().map(location)
+        if keepingEnd { out.append(location(end)) }
+        return out
+    }
+}
