@@ -237,7 +237,7 @@ public struct DaemonCommand: Sendable {
                 repeated.log("tracker-memory", "cannot remember the tracker's last stored position: \(problem)", to: logger)
             }
         }
-        let housekeeping = Task { [uploader] in
+        let housekeeping = Task { [uploader, filtering] in
             var lastSummary = ContinuousClock.now
             while !stopping.isSet {
                 try? await Task.sleep(for: notifier.watchdogInterval ?? .seconds(5))
@@ -251,6 +251,9 @@ public struct DaemonCommand: Sendable {
                 var status = "\(fix), \(stats?.queued ?? 0) queued"
                 if uploader != nil {
                     status += ", last upload " + (upload?.lastSuccess.map { "\(Int(max(0, $0.seconds(to: now)))) s ago" } ?? "never")
+                }
+                if let mode = filtering?.snapshot.filtering {
+                    status += ", tracker \(mode), \(snapshot.filter.withheld + (upload?.withheld ?? 0)) withheld"
                 }
                 // WATCHDOG=1 only while the reader and upload loops are alive.
                 let readerAlive = reader.sinceLastLoop < .seconds(15)

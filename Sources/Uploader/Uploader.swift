@@ -75,6 +75,9 @@ public final class Uploader: Sendable {
         var nextTask = 0
         /// The newest position (by fix time) let through to the tracker, sent or about to be.
         var lastPlanned: Location?
+        /// The fix time of the position the tracker stored before this run: the row with it in the
+        /// spool was sent and stored, its acknowledgement lost.
+        var storedBefore: FixTime?
     }
 
     /// Requests go out at 95 % of `maxRequestRate`: evenly spaced sends still arrive with some
@@ -109,6 +112,7 @@ public final class Uploader: Sendable {
         self.settings = Mutex(configuration)
         state.withLock {
             $0.lastPlanned = lastStored
+            $0.storedBefore = lastStored?.time
             $0.statistics.lastStored = lastStored
         }
         self.spool = spool
@@ -219,14 +223,17 @@ public final class Uploader: Sendable {
 
     /// Acknowledges, without sending, the rows the tracker's filtering would not store after the
     /// newest position already let through; returns the rest (nil when every row goes).
-    /// A row no newer than that position was let through before (a retry) and goes again.
+    /// A row no newer than that position was let through before (a retry) and goes again; the
+    /// row the tracker stored before a restart does not.
     private func withholdUnstorable(_ rows: [SpooledPosition], filtering: TrackerFiltering) async -> [SpooledPosition]? {
         guard filtering != .none else { return nil }
         let (kept, withheld) = state.withLock { s -> ([SpooledPosition], [SpooledPosition]) in
             var kept: [SpooledPosition] = []
             var withheld: [SpooledPosition] = []
             for row in rows {
-                if let last = s.lastPlanned, row.location.time <= last.time {
+                if row.location.time == s.storedBefore {
+                    withheld.append(row)
+                } else if let last = s.lastPlanned, row.location.time <= last.time {
                     kept.append(row)
                 } else if filtering.stores(row.location, after: s.lastPlanned) {
                     kept.append(row)

@@ -86,6 +86,7 @@ import TrackingCore
             + "max distance from the true path \(String(format: "%.1f", fidelity.maxDeviation)) m, "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, withheld \(tracker["withheld"] ?? "-")")
         #expect(run.ignored == 0, "no position sent is left unstored")
+        #expect((tracker["withheld"] as? NSNumber)?.intValue ?? -1 >= (mode == "TimeBased" ? 1 : 0))
         #expect(run.stored.count == run.kept, "every kept position reaches the history")
         #expect(tracker["filtering"] as? String == mode && tracker["source"] as? String == "DescribeTracker", "\(tracker)")
         switch mode {

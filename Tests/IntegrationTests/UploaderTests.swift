@@ -200,3 +200,32 @@ import Uploader
         #expect(try await setup.emulator.stat("signature_failures") <= 6, "but not hammered")
     }
 }
+
+/// A backlog queued before the tracker's filtering was known: the uploader sends only what the
+/// tracker will store, and starts from the last position it stored before a restart.
+@Suite struct UploaderTrackerFilteringTests {
+    @Test func aBacklogIsSentWithinTheTrackersRuleAndNothingSentIsIgnored() async throws {
+        let setup = try await UploaderIntegrationTests.setup("withhold", positions: 300)
+        defer { setup.emulator.stop() }
+        try await setup.emulator.configure(["position_filtering": "TimeBased"])
+        var configuration = UploaderIntegrationTests.configuration()
+        configuration.trackerFiltering = .timeBased
+        // The tracker already has the position of second 0 from before a restart.
+        let uploader = Uploader(configuration: configuration, spool: setup.spool, client: setup.client,
+                                lastStored: UploaderIntegrationTests.location(0))
+        let run = Task { await uploader.run() }
+        #expect(try await UploaderIntegrationTests.waitUntilDrained(setup.spool, timeout: 30))
+        uploader.stop()
+        await run.value
+        let all = try await setup.emulator.control("/_emu/positions?all=1")["positions"] as? [[String: Any]] ?? []
+        let times = all.compactMap { $0["SampleTime"] as? String }
+        let statistics = uploader.statistics
+        print("withheld backlog: sent \(all.count), withheld \(statistics.withheld), last stored \(statistics.lastStored?.time.iso8601 ?? "-")")
+        #expect(all.allSatisfy { $0["Stored"] as? Bool == true }, "nothing sent that the tracker ignores")
+        #expect(times.first == "2026-11-30T08:00:30.000Z", "30 s after the position stored before the restart")
+        #expect(all.count == 9, "seconds 30, 60, ..., 270")
+        #expect(statistics.withheld == 291)
+        #expect(statistics.uploaded == 9)
+        #expect(statistics.lastStored?.time == UploaderIntegrationTests.location(270).time)
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+import TrackingCore
+
+/// The tracker's rule as a constraint on what the filter keeps.
+@Suite struct TrackerSpacingTests {
+    /// A drive of 10 m/s with a corner every 20 s, a stop of 40 s, then on again.
+    static func drive() -> [Location] {
+        var fixes: [Location] = []
+        var (east, north) = (0.0, 0.0)
+        var heading = 0
+        for second in 0..<240 {
+            let stopped = (100..<140).contains(second)
+            if !stopped {
+                if second % 20 == 0 { heading = (heading + 1) % 4 }
+                let step = [(10.0, 0.0), (0.0, 10.0), (-10.0, 0.0), (0.0, -10.0)][heading]
+                east += step.0
+                north += step.1
+            }
+            fixes.append(Track.fix(Double(second), east: east, north: north, speed: stopped ? 0 : 10, course: Double(heading * 90), accuracy: 5))
+        }
+        return fixes
+    }
+
+    static func run(_ filtering: TrackerFiltering) -> (kept: [KeptLocation], withheld: Int) {
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = filtering
+        var chain = FilterChain(configuration: configuration)
+        var kept: [KeptLocation] = []
+        for fix in drive() { kept += chain.process(fix, clock: Track.synced).kept }
+        kept += chain.finish()
+        return (kept, chain.counters.withheld)
+    }
+
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased])
+    func neverKeepsAPointTheTrackerWouldNotStore(filtering: TrackerFiltering) {
+        let (kept, withheld) = Self.run(filtering)
+        #expect(kept.count >= 3)
+        for (a, b) in zip(kept, kept.dropFirst()) {
+            #expect(a.location.time < b.location.time)
+            #expect(filtering.stores(b.location, after: a.location), "\(a.location.time) → \(b.location.time)")
+        }
+        if filtering == .timeBased {
+            #expect(withheld > 0, "the corners every 20 s come sooner than the rule allows")
+        } else {
+            #expect(withheld == 0, "corners 200 m apart are far enough for the rule: nothing held back")
+        }
+    }
+
+    @Test func timeBasedKeepsTheStopOnceAllowedAndNearIt() {
+        let (kept, _) = Self.run(.timeBased)
+        let parked = Self.drive()[120]
+        let atStop = kept.filter { (100.0...140.0).contains(Track.start.seconds(to: $0.location.time)) }
+        #expect(atStop.count == 1, "one point for the stop: \(kept.map { Track.start.seconds(to: $0.location.time) })")
+        if let point = atStop.first { #expect(Geodesy.distance(point.location, parked) < 5) }
+    }
+
+    @Test func noneKeepsWhatTheTriggersKeep() {
+        let (kept, withheld) = Self.run(.none)
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        var expected: [KeptLocation] = []
+        for fix in Self.drive() { expected += triggers.process(fix) }
+        if let last = triggers.finish() { expected.append(last) }
+        #expect(kept == expected)
+        #expect(withheld == 0)
+    }
+
+    @Test func theRuleItself() {
+        let a = Track.fix(0, accuracy: 10)
+        #expect(TrackerFiltering.timeBased.stores(Track.fix(30, east: 0), after: a))
+        #expect(!TrackerFiltering.timeBased.stores(Track.fix(29.9, east: 500), after: a))
+        #expect(TrackerFiltering.distanceBased.stores(Track.fix(1, east: 30), after: a))
+        #expect(!TrackerFiltering.distanceBased.stores(Track.fix(100, east: 29), after: a))
+        #expect(TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 16, accuracy: 6), after: a))
+        #expect(!TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 15, accuracy: 6), after: a))
+        #expect(TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 10.5, accuracy: nil), after: a), "a missing accuracy counts as 0")
+        #expect(TrackerFiltering.none.stores(a, after: a))
+    }
+}
