@@ -24,7 +24,8 @@ The first line on stdout is 'listening on http://127.0.0.1:PORT' (https://localh
                            poison_items [SampleTime] (ValidationError items), poison_requests
                            [SampleTime] (the whole request is a 400), position_filtering
                            (TimeBased|DistanceBased|AccuracyBased|none), tracker_name (another
-                           name is ResourceNotFound), describe_denied (DescribeTracker is a 403)
+                           name is ResourceNotFound), describe_denied (DescribeTracker is a 403),
+                           describe_failing (DescribeTracker is a 503)
 """
 import argparse, datetime, hashlib, json, math, random, re, sys, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -71,7 +72,7 @@ class Emulator:
         self.config = dict(credential_ttl_s=3600, throttle_next=0, item_errors={}, history_page_size=100,
                            latency_ms=0, error_rate=0.0, drop_rate=0.0, lose_rate=0.0, item_error_rate=0.0, rps=0,
                            poison_items=[], poison_requests=[], position_filtering="none", tracker_name=None,
-                           describe_denied=False)
+                           describe_denied=False, describe_failing=False)
         self.stats = dict(requests=0, signature_failures=0, expired=0, skewed=0, throttled=0,
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
                           item_errors=0, max_requests_per_second=0)
@@ -234,6 +235,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def describe(self, tracker):
         emu = self.server.emulator
+        if emu.config["describe_failing"]:
+            return self.fail(503, "InternalServerException", "injected: DescribeTracker failed")
         if emu.config["describe_denied"]:
             return self.fail(403, "AccessDeniedException",
                              "User is not authorized to perform: geo:DescribeTracker on resource: tracker/%s" % tracker)

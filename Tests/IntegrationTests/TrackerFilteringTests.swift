@@ -116,16 +116,38 @@ import TrackingCore
     }
 
     @Test func aFailedDescribeKeepsTheLastKnownModeAndUploadsGoOn() async throws {
-        // The tracker answers nothing but uploads at first (DescribeTracker fails with the tracker
-        // name unknown to it); the state directory remembers DistanceBased from an earlier run.
+        // DescribeTracker fails (the service answers 503 to it alone); the state directory
+        // remembers DistanceBased from an earlier run.
         let run = try await Self.drive(
-            "drive-seed11-first5min.nmea", emulatorMode: "DistanceBased", emulatorConfig: ["describe_denied": false], label: "last-known",
+            "drive-seed11-first5min.nmea", emulatorMode: "DistanceBased", emulatorConfig: ["describe_failing": true], label: "last-known",
             prepare: { state in
                 try #"{"filtering":"DistanceBased"}"#.write(toFile: state + "/tracker.json", atomically: true, encoding: .utf8)
             })
         let tracker = run.status["tracker"] as? [String: Any] ?? [:]
-        #expect(tracker["filtering"] as? String == "DistanceBased")
+        #expect(tracker["filtering"] as? String == "DistanceBased" && tracker["source"] as? String == "last known", "\(tracker)")
+        #expect(run.daemon.stderr.contains("cannot ask tracker 'fleet' for its PositionFiltering"), "\(run.daemon.stderr)")
+        #expect(run.daemon.stderr.contains("keeping DistanceBased (last known) and asking again later"))
         #expect(run.ignored == 0)
+        #expect(run.stored.count == run.kept, "uploads went on")
+    }
+
+    @Test func aTrackerThatDoesNotExistIsSaidAndTheQueueKept() async throws {
+        let directory = TestPaths.temporaryDirectory("filtering-missing")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        try await emulator.configure(["tracker_name": "fleet"])
+        let state = directory.appendingPathComponent("state").path
+        let daemon = try ChildProcess("/usr/bin/env", ["-i", "AWS_ACCESS_KEY_ID=\(TrackerEmulator.accessKey)",
+            "AWS_SECRET_ACCESS_KEY=\(TrackerEmulator.secretKey)", "PATH=/usr/bin:/bin", "HOME=\(directory.path)", TestPaths.gpstrackd, "run",
+            "--config", "/dev/null", "--gpsd", "127.0.0.1:\(FreePort.next())", "--state-dir", state, "--log-format", "text",
+            "--tracker", "flet", "--region", "eu-west-1", "--endpoint", emulator.endpoint.description], directory: directory, name: "daemon")
+        defer { daemon.terminate() }
+        #expect(await ChildProcess.waitUntil(timeout: 20) { daemon.stderr.contains("for its PositionFiltering") }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("tracker 'flet' not found"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("keeping TimeBased (assumed (the service's default))"), "\(daemon.stderr)")
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20))
+        #expect(daemon.terminationStatus == 0)
     }
 
     @Test func anExplicitModeIsUsedWithoutAsking() async throws {
