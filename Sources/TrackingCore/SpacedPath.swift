@@ -12,7 +12,7 @@ struct SpacedPath {
     let filtering: TrackerFiltering
     let tolerance: Double
     /// Candidates considered; more fixes are thinned evenly (the last always stays).
-    static let maxNodes = 120
+    static let maxNodes = 60
 
     /// The points to keep, in time order, ending with the newest fix when `keepingEnd` (a stop, a
     /// heartbeat: the vehicle's current place must be kept); empty when the straight line from

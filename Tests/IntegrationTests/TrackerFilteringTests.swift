@@ -6,7 +6,9 @@ import TrackingCore
 /// A drive through a real gpsd into the daemon and the emulator, whose tracker filters like the
 /// service: what the tracker stores, read back with `gpstrackd history`, scored against the
 /// drive's ground truth.
-@Suite struct TrackerFilteringTests {
+/// Serialized: each case runs gpsd, the daemon and the emulator; eight at once would starve the
+/// timing-sensitive tests that share the two cores.
+@Suite(.serialized) struct TrackerFilteringTests {
     struct Run {
         var daemon: ChildProcess
         var kept: Int
