@@ -116,7 +116,8 @@ public struct TrackerSpacing: Sendable {
             withheld += 1
             return []
         }
-        guard filtering != .none else {
+        // Without a rule, and for the very first point (nothing to be too close to), at once.
+        guard filtering != .none, lastKept != nil || tentative != nil || !owed.isEmpty else {
             keep(wish.location)
             return [wish]
         }

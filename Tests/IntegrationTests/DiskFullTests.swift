@@ -35,7 +35,7 @@ import TestSupport
             "PATH=/usr/bin:/bin", "HOME=\(directory.path)", TestPaths.gpstrackd, "run",
             "--config", "/dev/null", "--gpsd", gpsd.endpoint, "--state-dir", state, "--tracker", "fleet", "--region", "eu-west-1",
             "--endpoint", emulator.endpoint.description, "--upload-interval", "1", "--log-format", "text",
-            "--max-interval", "1", "--stationary-interval", "1", "--min-interval", "0",
+            "--max-interval", "1", "--stationary-interval", "1", "--min-interval", "0", "--tracker-filtering", "none",
         ], directory: directory, name: "daemon")
         defer { daemon.terminate() }
         #expect(await ChildProcess.waitUntil(timeout: 60) { Self.number(Self.status(state), "filter", "kept") >= 40 }, "\(daemon.stderr)")

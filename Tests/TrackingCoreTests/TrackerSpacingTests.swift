@@ -64,6 +64,25 @@ import TrackingCore
         #expect(withheld == 0)
     }
 
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased])
+    func aHeartbeatEverySecondStillKeepsAPointEveryThirtySecondsOrThirtyMetres(filtering: TrackerFiltering) {
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = filtering
+        configuration.maxInterval = 1
+        configuration.stationaryInterval = 1
+        configuration.minInterval = 0
+        var chain = FilterChain(configuration: configuration)
+        var kept: [KeptLocation] = []
+        // A straight road at 2 m/s: a heartbeat wish every second, each too close to the last.
+        for second in 0..<300 {
+            kept += chain.process(Track.fix(Double(second), east: Double(second) * 2, speed: 2, course: 90), clock: Track.synced).kept
+        }
+        kept += chain.finish()
+        #expect(kept.first?.location.time == Track.start, "the first point at once")
+        #expect(kept.count >= 8, "\(filtering): \(kept.count) kept")
+        for (a, b) in zip(kept, kept.dropFirst()) { #expect(filtering.stores(b.location, after: a.location)) }
+    }
+
     @Test func theRuleItself() {
         let a = Track.fix(0, accuracy: 10)
         #expect(TrackerFiltering.timeBased.stores(Track.fix(30, east: 0), after: a))
