@@ -23,7 +23,9 @@ public struct ScratchFilesystem: Sendable {
     /// Writes a file until the filesystem is full; returns its path.
     public func fill(name: String = "filler") -> String {
         let file = path + "/" + name
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Close-on-exec: a child another test starts meanwhile must not keep the file (and its
+        // space) alive after the test removes it.
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         let block = [UInt8](repeating: 0xEE, count: 64 * 1024)
         var size = block.count
         while size >= 512 {

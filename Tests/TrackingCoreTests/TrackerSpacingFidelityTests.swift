@@ -4,7 +4,9 @@ import TrackingCore
 
 /// The filter under each tracker `PositionFiltering`, on the generated drive, scored on what the
 /// tracker would store (its rule applied as the service applies it) against ground truth.
-@Suite struct TrackerSpacingFidelityTests {
+/// Serialized: sixteen CPU-bound cases at once would hold both cooperative threads, and the
+/// suite's timing-sensitive tests share them.
+@Suite(.serialized) struct TrackerSpacingFidelityTests {
     /// What the tracker stores of `sent`, in order: its rule applied as the service does.
     static func stored(_ sent: [Location], _ filtering: TrackerFiltering) -> [Location] {
         var out: [Location] = []
