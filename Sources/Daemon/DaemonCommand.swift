@@ -37,17 +37,17 @@ public struct DaemonCommand: Sendable {
             return .cannotCreate
         }
         let repeated = RepeatedWarnings()
+        /// An event's log line; one that can come every few positions (`repeating`) at most once a minute.
+        let say: @Sendable (String, LogLevel, _ repeating: String?) -> Void = { text, level, key in
+            if let key { repeated.log(key, text, level: level, to: logger) } else { logger.log(level, text) }
+        }
         let spool: Spool
         do {
             spool = try await Spool.open(.init(directory: c.stateDirectory, maxRows: c.spoolMaxRows, maxBytes: c.spoolMaxBytes)) { event in
-                // Thinning can repeat every few positions on a full disk: one line a minute says it.
-                if case .evicted = event {
-                    repeated.log("evicted", event.description, level: .warning, to: logger)
-                } else if event.isError {
-                    logger.error(event.description)
-                } else {
-                    logger.warning(event.description)
-                }
+                // Thinning can repeat every few positions on a full disk.
+                var thinning = false
+                if case .evicted = event { thinning = true }
+                say(event.description, event.isError ? .error : .warning, thinning ? "evicted" : nil)
             }
         } catch {
             logger.error("\(error)")
@@ -88,13 +88,10 @@ public struct DaemonCommand: Sendable {
             configuration.maxRequestRate = c.maxRequestRate
             configuration.properties = c.positionProperties
             uploader = Uploader(configuration: configuration, spool: spool, client: client, events: { event in
-                if case .withheld = event {
-                    repeated.log("withheld", event.description, level: .info, to: logger)
-                } else if event.isWarning {
-                    logger.warning(event.description)
-                } else {
-                    logger.info(event.description)
-                }
+                // Withholding can repeat with every batch of a backlog.
+                var withholding = false
+                if case .withheld = event { withholding = true }
+                say(event.description, event.isWarning ? .warning : .info, withholding ? "withheld" : nil)
             }, lastStored: memory.lastStoredLocation)
         case .file:
             fileSink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool)
