@@ -1,17 +1,19 @@
 /// The tracker's `PositionFiltering` as a constraint on what the filter keeps: nothing is kept
-/// that the tracker would not store, and within the constraint the kept point is chosen so that
+/// that the tracker would not store, and within the constraint the kept points are chosen so that
 /// the stored track stays close to the path.
 ///
-/// The motion triggers decide where the track needs a point (a corner, a stop, a heartbeat). When
-/// the tracker would store that point after the last one kept, it is kept as it is. When it would
-/// not (TimeBased: less than 30 s after the last; DistanceBased: less than 30 m from it), the wish
-/// is held back — counted in `withheld` — and owed: once fixes the tracker would store have come for
-/// `lookahead` seconds (or at a stop, or at the end of the stream), the one among them that leaves
-/// the fixes since the last kept point closest to the two segments through it is kept instead,
-/// with the first owed wish's trigger. Choosing among the allowed fixes, not merely taking the
+/// The motion triggers decide where the track needs a point (a corner, a stop, a heartbeat). A
+/// wish the tracker would store after the last kept point is held as `tentative` for `lookahead`
+/// (a corner under a distance rule until the vehicle is clear of it: the next corner's wish comes
+/// only after the fixes that reveal it). A wish the tracker would not store — or one too close to
+/// the held one, as at a tight corner or a U-turn — is held back (counted in `withheld`) and owed:
+/// once allowed fixes have come for `lookahead` (at once for a stop, a heartbeat or the end of the
+/// stream), `SpacedPath` chooses the points among all fixes since the last kept one, and each is
+/// kept with the trigger owed at its time. Choosing among the allowed fixes, not merely taking the
 /// first one allowed, is what keeps a TimeBased track near the road.
 ///
-/// Memory is bounded: at most `maxHeld` fixes since the last kept point (the oldest are thinned).
+/// Under `none` every wish is kept at once, exactly as the triggers decide. Memory is bounded: at
+/// most `maxHeld` fixes since the last kept point (the oldest are thinned).
 public struct TrackerSpacing: Sendable {
     public var filtering: TrackerFiltering
     /// Seconds of fix time to wait among allowed fixes for a better one before keeping one.
