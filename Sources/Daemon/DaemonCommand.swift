@@ -254,7 +254,8 @@ public struct DaemonCommand: Sendable {
                 }
                 // WATCHDOG=1 only while the reader and upload loops are alive.
                 let readerAlive = reader.sinceLastLoop < .seconds(15)
-                let uploaderAlive = uploader.map { $0.sinceLastLoop < .seconds(60) } ?? true
+                // Each loop by its own promise: the uploader may wait a whole upload-interval.
+                let uploaderAlive = uploader.map { $0.sinceLastLoop < $0.longestWait + .seconds(50) } ?? true
                 notifier.notify((readerAlive && uploaderAlive ? "WATCHDOG=1\n" : "") + "STATUS=\(status)")
                 if !readerAlive || !uploaderAlive {
                     repeated.log("watchdog", "a loop stopped going round (reader \(readerAlive ? "alive" : "stuck"), uploader \(uploaderAlive ? "alive" : "stuck")); withholding the watchdog ping", level: .error, to: logger)

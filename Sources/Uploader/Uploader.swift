@@ -102,6 +102,11 @@ public final class Uploader: Sendable {
     /// How long ago the upload loop last went round (for the service watchdog).
     public var sinceLastLoop: Duration { clock.now - loopTick.withLock { $0 } }
 
+    /// The longest the loop waits without going round when all is well: idle, it waits
+    /// `upload-interval` for new positions (up to an hour); paused or full, at most 10 s. A
+    /// watchdog that allows less would call a healthy idle uploader stuck.
+    public var longestWait: Duration { .milliseconds(Int64(max(configuration.uploadInterval, 10) * 1000)) }
+
     public init(
         configuration: Configuration, spool: Spool, client: TrackerClient,
         events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },

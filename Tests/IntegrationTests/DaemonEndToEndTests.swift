@@ -131,3 +131,32 @@ import TrackingCore
         #expect(parsed.map(\.time) == parsed.map(\.time).sorted())
     }
 }
+
+/// The watchdog pings while every loop keeps its own promise.
+@Suite struct WatchdogTests {
+    @Test func anIdleUploaderWithALongIntervalIsNotCalledStuck() async throws {
+        let directory = TestPaths.temporaryDirectory("watchdog")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        let notify = DaemonEndToEndTests.NotifySocket(directory: directory)
+        let daemon = try ChildProcess("/usr/bin/env", [
+            "-i", "AWS_ACCESS_KEY_ID=\(TrackerEmulator.accessKey)", "AWS_SECRET_ACCESS_KEY=\(TrackerEmulator.secretKey)",
+            "NOTIFY_SOCKET=\(notify.path)", "WATCHDOG_USEC=10000000", "PATH=/usr/bin:/bin", "HOME=\(directory.path)",
+            TestPaths.gpstrackd, "run", "--config", "/dev/null", "--gpsd", "127.0.0.1:\(FreePort.next())",
+            "--state-dir", directory.appendingPathComponent("state").path, "--tracker", "fleet", "--region", "eu-west-1",
+            "--endpoint", emulator.endpoint.description, "--upload-interval", "120", "--log-format", "text",
+            "--tracker-filtering", "none",
+        ], directory: directory, name: "daemon")
+        defer { daemon.terminate() }
+        // Idle (no gpsd, nothing queued): the uploader waits 120 s at a time. Past 60 s, the pings go on.
+        try await Task.sleep(for: .seconds(72))
+        let messages = notify.messages()
+        let pings = messages.filter { $0.contains("WATCHDOG=1") }.count
+        print("watchdog with upload-interval 120: \(pings) pings in 72 s")
+        #expect(pings >= 9, "every 5 s and the status work: \(pings)")
+        #expect(!daemon.stderr.contains("a loop stopped going round"), "\(daemon.stderr)")
+        #expect(messages.suffix(2).allSatisfy { $0.contains("WATCHDOG=1") }, "still pinging at the end: \(messages.suffix(2))")
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20))
+    }
+}
