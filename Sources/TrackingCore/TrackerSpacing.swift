@@ -27,6 +27,8 @@ public struct TrackerSpacing: Sendable {
 
     /// The triggers' wishes not yet met, oldest first.
     private var owed: [KeptLocation] = []
+    /// When the newest owed wish came (the fix time then).
+    private var owedAt: FixTime?
     /// When the owed points may next be decided (a decision that kept nothing is not repeated at once).
     private var nextAttempt: FixTime?
     /// A wish the tracker would store, held for `lookahead` before it is kept: when the next wish
@@ -134,6 +136,7 @@ public struct TrackerSpacing: Sendable {
             // best fix the tracker would store after the last kept point is chosen for both.
             tentative = nil
             owed = [held, wish]
+            owedAt = since.last?.time
             withheld += 1
             return []
         }
@@ -142,6 +145,7 @@ public struct TrackerSpacing: Sendable {
             return []
         }
         owed.append(wish)
+        owedAt = since.last?.time
         withheld += 1
         return []
     }
@@ -152,7 +156,10 @@ public struct TrackerSpacing: Sendable {
         guard let origin = lastKept, let firstAllowed = since.firstIndex(where: { filtering.stores($0, after: origin) }) else { return nil }
         let mustReachEnd = owed.contains { $0.trigger != .deviation && $0.trigger != .distance && $0.trigger != .angle }
         if !now {
-            guard mustReachEnd || since[firstAllowed].time.seconds(to: fix.time) >= lookahead else { return nil }
+            // Allowed fixes for `lookahead`, and `lookahead` past the last wish owed: the choice
+            // needs to see where the road goes after it, or its last point cannot be followed.
+            guard mustReachEnd || (since[firstAllowed].time.seconds(to: fix.time) >= lookahead
+                && (owedAt.map { $0.seconds(to: fix.time) >= lookahead } ?? true)) else { return nil }
             if let next = nextAttempt, fix.time < next { return nil }
         }
         nextAttempt = fix.time.adding(seconds: lookahead)

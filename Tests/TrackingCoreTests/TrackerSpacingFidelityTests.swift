@@ -44,16 +44,16 @@ import TrackingCore
         let parked = kept.filter { Self.phaseByTime(truth)[$0.location.time] == "parked" }
         #expect(parked.count <= 2, "at most one point per parked period")
         // Bounds as measured on these four drives (the 12 m for DistanceBased and
-        // AccuracyBased is met on seeds 7 and 23 only; see the README): a guard against regressions.
+        // AccuracyBased is not met on all of them; see the README): a guard against regressions.
         switch filtering {
         case .timeBased:
             #expect(fidelity.maxDeviation <= 110, "about 1.4x the best that points 30 s apart allow")
         case .distanceBased:
-            #expect(fidelity.maxDeviation <= 17)
+            #expect(fidelity.maxDeviation <= 13.5)
             #expect(fidelity.pointsPerKilometre <= 4)
         case .accuracyBased:
             // Accuracies of 15-25 m at the U-turn and the corners put points there 40 m apart at least.
-            #expect(fidelity.maxDeviation <= 19)
+            #expect(fidelity.maxDeviation <= 16)
             #expect(fidelity.pointsPerKilometre <= 4)
         case .none:
             #expect(fidelity.maxDeviation <= 13, "the default filter, as it is")
@@ -87,7 +87,7 @@ import TrackingCore
         // of 13-32 m put AccuracyBased points 30-60 m apart, wider than the roundabout.
         switch filtering {
         case .distanceBased: #expect(fidelity.maxDeviation <= 15)
-        case .accuracyBased: #expect(fidelity.maxDeviation <= 19)
+        case .accuracyBased: #expect(fidelity.maxDeviation <= 23)
         default: break
         }
     }
