@@ -283,6 +283,10 @@ public struct DaemonCommand: Sendable {
         for await event in reader.events {
             live.record(event)
             ReaderEventLog.log(event, to: logger)
+            switch event {
+            case .deviceDeactivated, .noData, .disconnected, .fixLost: stage.pause()
+            default: break
+            }
         }
         notifier.notify("STOPPING=1")
         stage.finish()

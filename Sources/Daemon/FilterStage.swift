@@ -24,8 +24,9 @@ final class FilterStage: Sendable {
     private let state: Mutex<State>
     private let logger: Logger
 
-    /// `onKept` receives the kept positions in order, on the thread that called `process` or
-    /// `finish`; it must not block.
+    /// `onKept` receives the kept positions in order, on the thread that called `process`,
+    /// `pause` or `finish`, under the stage's lock; it must not block (the daemon hands the
+    /// position to the spool's queue).
     init(configuration: FilterConfiguration, logger: Logger, onKept: @escaping @Sendable (KeptLocation) -> Void) {
         state = Mutex(State(chain: FilterChain(configuration: configuration)))
         self.logger = logger
@@ -36,9 +37,9 @@ final class FilterStage: Sendable {
     func process(_ location: Location) {
         let now = ContinuousClock.now
         let wall = SystemClock.now()
-        let (kept, message) = state.withLock { s -> ([KeptLocation], (LogLevel, String)?) in
+        let message = state.withLock { s -> (LogLevel, String)? in
             s.lastFix = location
-            guard !s.finished else { return ([], nil) }
+            guard !s.finished else { return nil }
             if s.clockCheckedAt.map({ now - $0 >= Self.clockCheckInterval }) ?? true {
                 s.synchronized = SystemClockStatus.read().synchronized
                 s.clockCheckedAt = now
@@ -46,10 +47,11 @@ final class FilterStage: Sendable {
             let clock = ClockReading(now: wall, synchronized: s.synchronized)
             let decision = s.chain.process(location, clock: clock)
             let message = s.episodes.record(decision.rejection, location, configuration: s.chain.configuration, clock: clock)
-            return (decision.kept, message)
+            // Handed on under the lock: a pause on another thread must not overtake them.
+            for position in decision.kept { onKept(position) }
+            return message
         }
         if let (level, text) = message { logger.log(level, text) }
-        for position in kept { onKept(position) }
     }
 
     /// New filter settings (SIGHUP), from the next fix on.
@@ -74,13 +76,21 @@ final class FilterStage: Sendable {
         state.withLock { ($0.lastFix, $0.chain.counters) }
     }
 
+    /// The fixes stopped coming (receiver gone, gpsd silent or gone): what the tracker's spacing
+    /// holds back is kept now, so the tracker shows the last place.
+    func pause() {
+        state.withLock { s in
+            guard !s.finished else { return }
+            for position in s.chain.pause() { onKept(position) }
+        }
+    }
+
     /// End of input: the position held back for the track's shape is kept; nothing is kept after.
     func finish() {
-        let last = state.withLock { s -> [KeptLocation] in
-            guard !s.finished else { return [] }
+        state.withLock { s in
+            guard !s.finished else { return }
             s.finished = true
-            return s.chain.finish()
+            for position in s.chain.finish() { onKept(position) }
         }
-        for position in last { onKept(position) }
     }
 }

@@ -88,4 +88,12 @@ public struct FilterChain: Sendable {
         count(kept)
         return kept
     }
+
+    /// The fixes stopped coming for now: what the tracker's spacing holds back is decided (see
+    /// `TrackerSpacing.pause`); the triggers go on as they were.
+    public mutating func pause() -> [KeptLocation] {
+        let kept = spacing.pause()
+        count(kept)
+        return kept
+    }
 }

@@ -84,6 +84,13 @@ public struct TrackerSpacing: Sendable {
     public mutating func finish(_ final: KeptLocation?) -> [KeptLocation] {
         var out: [KeptLocation] = []
         if let final { out += consider(final) }
+        return out + pause()
+    }
+
+    /// The fixes stopped coming (the receiver went away, gpsd fell silent): the held point and
+    /// what is owed are decided now with what is in hand, so the tracker has the last place.
+    public mutating func pause() -> [KeptLocation] {
+        var out: [KeptLocation] = []
         if let held = tentative {
             tentative = nil
             keep(held.location)

@@ -83,6 +83,24 @@ import TrackingCore
         for (a, b) in zip(kept, kept.dropFirst()) { #expect(filtering.stores(b.location, after: a.location)) }
     }
 
+    @Test func whenTheFixesStopTheHeldPointIsKeptAtOnce() {
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = .distanceBased
+        var chain = FilterChain(configuration: configuration)
+        var kept: [KeptLocation] = []
+        // A corner, then the receiver goes away right after it.
+        for second in 0..<40 {
+            let east = Double(min(second, 20)) * 10, north = Double(max(0, second - 20)) * 10
+            kept += chain.process(Track.fix(Double(second), east: east, north: north, speed: 10, course: second < 20 ? 90 : 0), clock: Track.synced).kept
+        }
+        let before = kept.count
+        let paused = chain.pause()
+        #expect(!paused.isEmpty, "the held corner or the owed point goes now, not with the next fix")
+        #expect(paused.allSatisfy { p in kept.last.map { TrackerFiltering.distanceBased.stores(p.location, after: $0.location) } ?? true })
+        #expect(chain.pause().isEmpty, "nothing twice")
+        #expect(before >= 1)
+    }
+
     @Test func theRuleItself() {
         let a = Track.fix(0, accuracy: 10)
         #expect(TrackerFiltering.timeBased.stores(Track.fix(30, east: 0), after: a))
