@@ -82,6 +82,7 @@ public struct DaemonCommand: Sendable {
             filtering = service
             var configuration = Uploader.Configuration(tracker: c.tracker ?? "", deviceID: c.deviceID)
             configuration.trackerFiltering = service.snapshot.filtering
+            configuration.trackerFilteringKnown = service.isKnown
             configuration.batchSize = c.batchSize
             configuration.uploadInterval = c.uploadInterval
             configuration.maxInFlight = c.maxInFlight
@@ -94,7 +95,7 @@ public struct DaemonCommand: Sendable {
                 say(event.description, event.isWarning ? .warning : .info, withholding ? "withheld" : nil)
             }, lastStored: memory.lastStoredLocation)
         case .file:
-            fileSink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool)
+            fileSink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool, interval: c.uploadInterval)
         }
 
         // Kept positions go from the reader's thread straight to the spool's queue; the uploader
@@ -119,11 +120,12 @@ public struct DaemonCommand: Sendable {
             // Spacing holds across a restart: from the newest position the tracker has or will have.
             for point in [memory.lastStoredLocation, try? await spool.newest()].compactMap({ $0 }) { stage.resume(after: point) }
         }
-        let applyFiltering: @Sendable (TrackerFiltering) -> Void = { [uploader] mode in
+        let applyFiltering: @Sendable (TrackerFiltering) -> Void = { [uploader, filtering] mode in
             stage.setTrackerFiltering(mode)
             if let uploader {
                 var settings = uploader.configuration
                 settings.trackerFiltering = mode
+                settings.trackerFilteringKnown = filtering?.isKnown ?? true
                 uploader.update(settings)
             }
         }
@@ -139,20 +141,16 @@ public struct DaemonCommand: Sendable {
             reader.stop()
         }
         let stopping = Flag()
-        let fileWakeup = Wakeup()
-        let uploadTask = Task { [uploader, fileSink] in
+        let uploadTask = Task { [uploader, fileSink, filtering] in
+            // The first batch waits a moment for the tracker's mode (never more than 3 s): what is
+            // sent then already obeys it. Reading gpsd and READY=1 do not wait.
+            await filtering?.waitForAnswer(upTo: .seconds(3))
             if let uploader { await uploader.run() }
-            if let fileSink {
-                // Kept positions reach the file every upload-interval: one fsync per interval rather
-                // than one a second; they are durable in the spool meanwhile.
-                while !stopping.isSet {
-                    do { try await fileSink.drain() } catch { repeated.log("file-sink", "file sink: \(error)", level: .error, to: logger) }
-                    await fileWakeup.wait(upTo: .milliseconds(Int64(max(0.1, c.uploadInterval) * 1000)))
-                }
-            }
+            await fileSink?.run { problem in repeated.log("file-sink", problem, level: .error, to: logger) }
         }
         // The spool's statistics come from the caller, which often has them already.
-        let publish: @Sendable (SpoolStatistics?) async -> DaemonStatus = { [uploader, refreshing, credentialSource, filtering] stats in
+        let publish: @Sendable (SpoolStatistics?) async -> DaemonStatus = { [uploader, fileSink, refreshing, credentialSource, filtering] stats in
+            let written = fileSink?.statistics
             let expires = await refreshing?.expiration
             let upload = uploader?.statistics
             let snapshot = live.snapshot
@@ -164,8 +162,8 @@ public struct DaemonCommand: Sendable {
                               rejected: Dictionary(uniqueKeysWithValues: snapshot.filter.rejected.map { ($0.key.rawValue, $0.value) })),
                 spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
                              evictions: stats?.evictions ?? 0, heldInMemory: stats?.heldInMemory ?? 0, storeFailures: stats?.storeFailures ?? 0),
-                upload: .init(sink: c.sink.rawValue, uploaded: upload?.uploaded ?? 0, lastSuccess: upload?.lastSuccess?.iso8601,
-                              lastError: upload?.lastError),
+                upload: .init(sink: c.sink.rawValue, uploaded: upload?.uploaded ?? written?.written ?? 0,
+                              lastSuccess: (upload?.lastSuccess ?? written?.lastSuccess)?.iso8601, lastError: upload?.lastError ?? written?.lastError),
                 tracker: .init(filtering: filtering?.snapshot.filtering.rawValue, source: filtering?.snapshot.source.rawValue,
                                withheld: snapshot.filter.withheld + (upload?.withheld ?? 0)),
                 credentials: .init(source: credentialSource, expires: expires?.iso8601))
@@ -182,7 +180,7 @@ public struct DaemonCommand: Sendable {
         }
         let reloadFlags = flags
         let reloadEnvironment = environment
-        let hup = SignalSource([SIGHUP]) { [uploader, filtering, trackerClient] _ in
+        let hup = SignalSource([SIGHUP]) { [uploader, fileSink, filtering, trackerClient] _ in
             do {
                 let next = try DaemonSettings.load(flags: reloadFlags, environment: reloadEnvironment, hostname: HistoryCommand.hostname())
                 let n = next.configuration
@@ -196,11 +194,17 @@ public struct DaemonCommand: Sendable {
                 if n.deviceID != c.deviceID { fixed.append("device-id") }
                 if n.accessKeyID != c.accessKeyID || n.secretAccessKey != c.secretAccessKey || n.profile != c.profile
                     || n.identityPoolID != c.identityPoolID { fixed.append("credentials") }
+                if n.filePath != c.filePath { fixed.append("file-path") }
+                if n.fileMaxBytes != c.fileMaxBytes { fixed.append("file-max-bytes") }
+                if n.spoolMaxRows != c.spoolMaxRows || n.spoolMaxBytes != c.spoolMaxBytes { fixed.append("spool-max-rows/spool-max-bytes") }
+                if n.logFormat != c.logFormat { fixed.append("log-format") }
+                if n.metricsFile != c.metricsFile { fixed.append("metrics-file") }
                 logger.level = n.logLevel
                 stage.reconfigure(filterWithTracker(n.filter))
                 if let filtering, let trackerClient {
                     filtering.start(configured: n.trackerFiltering, client: trackerClient, apply: applyFiltering)
                 }
+                fileSink?.update(interval: n.uploadInterval)
                 if let uploader {
                     var settings = uploader.configuration
                     settings.batchSize = n.batchSize
@@ -234,7 +238,7 @@ public struct DaemonCommand: Sendable {
                 repeated.log("tracker-memory", "cannot remember the tracker's last stored position: \(problem)", to: logger)
             }
         }
-        let housekeeping = Task { [uploader, filtering] in
+        let housekeeping = Task { [uploader, fileSink, filtering] in
             var lastSummary = ContinuousClock.now
             while !stopping.isSet {
                 try? await Task.sleep(for: notifier.watchdogInterval ?? .seconds(5))
@@ -246,8 +250,9 @@ public struct DaemonCommand: Sendable {
                 let now = SystemClock.now()
                 let fix = snapshot.connected ? (snapshot.lastFix.map { "\($0.mode.description.uppercased()) fix" } ?? "no fix") : "gpsd not connected"
                 var status = "\(fix), \(stats?.queued ?? 0) queued"
-                if uploader != nil {
-                    status += ", last upload " + (upload?.lastSuccess.map { "\(Int(max(0, $0.seconds(to: now)))) s ago" } ?? "never")
+                if uploader != nil || fileSink != nil {
+                    let last = upload?.lastSuccess ?? fileSink?.statistics.lastSuccess
+                    status += (uploader != nil ? ", last upload " : ", last written ") + (last.map { "\(Int(max(0, $0.seconds(to: now)))) s ago" } ?? "never")
                 }
                 if let mode = filtering?.snapshot.filtering {
                     status += ", tracker \(mode), \(snapshot.filter.withheld + (upload?.withheld ?? 0)) withheld"
@@ -255,7 +260,8 @@ public struct DaemonCommand: Sendable {
                 // WATCHDOG=1 only while the reader and upload loops are alive.
                 let readerAlive = reader.sinceLastLoop < .seconds(15)
                 // Each loop by its own promise: the uploader may wait a whole upload-interval.
-                let uploaderAlive = uploader.map { $0.sinceLastLoop < $0.longestWait + .seconds(50) } ?? true
+                let uploaderAlive = uploader.map { $0.sinceLastLoop < $0.longestWait + .seconds(50) }
+                    ?? fileSink.map { $0.sinceLastLoop < $0.longestWait + .seconds(50) } ?? true
                 notifier.notify((readerAlive && uploaderAlive ? "WATCHDOG=1\n" : "") + "STATUS=\(status)")
                 if !readerAlive || !uploaderAlive {
                     repeated.log("watchdog", "a loop stopped going round (reader \(readerAlive ? "alive" : "stuck"), uploader \(uploaderAlive ? "alive" : "stuck")); withholding the watchdog ping", level: .error, to: logger)
@@ -269,8 +275,6 @@ public struct DaemonCommand: Sendable {
         }
         if let filtering, let trackerClient {
             filtering.start(configured: c.trackerFiltering, client: trackerClient, apply: applyFiltering)
-            await filtering.waitForAnswer(upTo: .seconds(3))
-            filtering.warnIfTimeBased()
         }
         reader.start()
         notifier.notify("READY=1\nSTATUS=waiting for gpsd")
@@ -293,10 +297,9 @@ public struct DaemonCommand: Sendable {
         await spool.flush()
         let failed = storeFailed.isSet
         stopping.set()
-        fileWakeup.signal()
+        fileSink?.stop()
         uploader?.stop()
         await uploadTask.value
-        if let fileSink { _ = try? await fileSink.drain() }
         housekeeping.cancel()
         filtering?.stop()
         rememberStored(uploader?.statistics)

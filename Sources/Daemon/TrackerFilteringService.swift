@@ -16,6 +16,9 @@ final class TrackerFilteringService: Sendable {
         case configured
         case describeTracker = "DescribeTracker"
         case assumed = "assumed (the service's default)"
+        /// Not answered yet and nothing remembered: the filter assumes TimeBased, but positions
+        /// already queued are not withheld on a guess.
+        case unanswered = "assumed until the tracker answers"
         case lastKnown = "last known"
     }
 
@@ -39,7 +42,7 @@ final class TrackerFilteringService: Sendable {
         } else if let known = memory.knownFiltering {
             initial = Current(filtering: known, source: .lastKnown)
         } else {
-            initial = Current(filtering: .timeBased, source: .assumed)
+            initial = Current(filtering: .timeBased, source: .unanswered)
         }
         current = Mutex(initial)
         self.tracker = tracker
@@ -48,6 +51,9 @@ final class TrackerFilteringService: Sendable {
     }
 
     var snapshot: Current { current.withLock { $0 } }
+
+    /// Whether the mode in force is known well enough to hold queued positions back for it.
+    var isKnown: Bool { snapshot.source != .unanswered }
 
     /// Sets the mode and says what it means; returns it for `apply`.
     @discardableResult
@@ -121,6 +127,7 @@ final class TrackerFilteringService: Sendable {
                     logger.warning("cannot ask tracker '\(tracker)' for its PositionFiltering (\(error)); keeping \(now.filtering) "
                         + "(\(now.source.rawValue)) and asking again later")
                     saidFailure = true
+                    warnIfTimeBased()
                 }
             }
             try? await Task.sleep(for: .seconds(delay))

@@ -42,6 +42,9 @@ public final class Uploader: Sendable {
         /// The tracker's `PositionFiltering`: a position it would not store is not sent (it is
         /// acknowledged as withheld), so that nothing is paid for and lost.
         public var trackerFiltering: TrackerFiltering = .none
+        /// Whether `trackerFiltering` is the tracker's own (configured, answered, remembered): only
+        /// then are queued positions withheld for it, never on a guess.
+        public var trackerFilteringKnown = true
 
         public init(tracker: String, deviceID: String) {
             self.tracker = tracker
@@ -187,7 +190,8 @@ public final class Uploader: Sendable {
                 await waitForPositions(configuration)
                 continue
             }
-            if let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering), kept.count < rows.count {
+            if configuration.trackerFilteringKnown,
+               let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering), kept.count < rows.count {
                 // Some were withheld; what is left comes back with the next look.
                 bucket.withLock { $0.refund() }
                 await spool.release(kept.map(\.id))

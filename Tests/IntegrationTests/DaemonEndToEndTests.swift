@@ -110,6 +110,9 @@ import TrackingCore
         #expect(((filter["in"] as? NSNumber)?.intValue ?? 0) > 100)
         #expect((object["lastFix"] as? [String: Any])?["time"] as? String != nil)
         #expect(object["spool"] != nil && object["upload"] != nil && object["gpsd"] != nil && object["credentials"] != nil)
+        let upload = try #require(object["upload"] as? [String: Any])
+        #expect(((upload["uploaded"] as? NSNumber)?.intValue ?? 0) > 0, "the file sink's own count, not 0: \(upload)")
+        #expect(upload["lastSuccess"] as? String != nil, "\(upload)")
         let prometheus = try String(contentsOfFile: metrics, encoding: .utf8)
         #expect(prometheus.contains("# TYPE gpstrackd_fixes_total counter"))
         #expect(prometheus.contains("gpstrackd_kept_total "))
@@ -160,3 +163,31 @@ import TrackingCore
         #expect(await daemon.waitForExit(timeout: 20))
     }
 }
+
+/// The file sink under the daemon: a reload applies a new upload-interval.
+@Suite struct FileSinkReloadTests {
+    @Test func aReloadAppliesANewUploadIntervalToTheFileSink() async throws {
+        let directory = TestPaths.temporaryDirectory("file-sink-reload")
+        let gpsd = try await GPSFake.start(log: TestPaths.fixture("drive-seed11-first5min.nmea"), cycle: 0.002, directory: directory)
+        defer { gpsd.kill() }
+        let state = directory.appendingPathComponent("state").path
+        let config = directory.appendingPathComponent("gpstrackd.conf").path
+        try "upload-interval = 3600\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try ChildProcess(TestPaths.gpstrackd, ["--config", config, "--gpsd", gpsd.endpoint, "--state-dir", state,
+                                                            "--log-format", "text"], directory: directory, name: "daemon")
+        defer { daemon.terminate() }
+        let file = state + "/positions.jsonl"
+        func lines() -> Int { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        #expect(await ChildProcess.waitUntil(timeout: 60) { daemon.stderr.contains("receiver gone") }, "\(daemon.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(lines() <= 1, "an hour between writes: at most the first drain at start")
+        try "upload-interval = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+        daemon.send(SIGHUP)
+        #expect(await ChildProcess.waitUntil(timeout: 15) { lines() >= 10 }, "written after the reload: \(lines()) lines; \(daemon.stderr)")
+        #expect(daemon.stderr.contains("configuration reloaded"))
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20))
+        #expect(daemon.terminationStatus == 0, "\(daemon.stderr)")
+    }
+}
+

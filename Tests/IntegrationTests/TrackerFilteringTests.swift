@@ -15,6 +15,8 @@ import TrackingCore
         var stored: [Location]
         var ignored: Int
         var status: [String: Any]
+        /// The Prometheus text the daemon last wrote.
+        var metrics: String
     }
 
     static func truth(_ name: String) throws -> [TrackFidelity.PathPoint] {
@@ -47,7 +49,8 @@ import TrackingCore
         let common = ["--tracker", "fleet", "--region", "eu-west-1", "--endpoint", emulator.endpoint.description, "--device-id", "truck-\(label)"]
         let daemon = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "run", "--config", "/dev/null",
             "--gpsd", gpsd.endpoint, "--state-dir", state, "--upload-interval", "1", "--log-format", "text",
-            "--tracker-filtering", setting] + common, directory: directory, name: "daemon")
+            "--tracker-filtering", setting, "--metrics-file", directory.appendingPathComponent("gpstrackd.prom").path] + common,
+            directory: directory, name: "daemon")
         defer { daemon.terminate() }
         let statusPath = state + "/status.json"
         func status() -> [String: Any] {
@@ -76,7 +79,8 @@ import TrackingCore
         }
         let all = try await emulator.control("/_emu/positions?all=1")["positions"] as? [[String: Any]] ?? []
         let ignored = all.filter { $0["Stored"] as? Bool == false }.count
-        return Run(daemon: daemon, kept: kept, stored: stored, ignored: ignored, status: final)
+        let metrics = (try? String(contentsOfFile: directory.appendingPathComponent("gpstrackd.prom").path, encoding: .utf8)) ?? ""
+        return Run(daemon: daemon, kept: kept, stored: stored, ignored: ignored, status: final, metrics: metrics)
     }
 
     @Test(arguments: ["TimeBased", "DistanceBased", "AccuracyBased", "none"])
@@ -91,6 +95,8 @@ import TrackingCore
         #expect((tracker["withheld"] as? NSNumber)?.intValue ?? -1 >= (mode == "TimeBased" ? 1 : 0))
         #expect(run.stored.count == run.kept, "every kept position reaches the history")
         #expect(tracker["filtering"] as? String == mode && tracker["source"] as? String == "DescribeTracker", "\(tracker)")
+        #expect(run.metrics.contains("gpstrackd_tracker_filtering{mode=\"\(mode)\"} 1"), "\(run.metrics)")
+        #expect(run.metrics.contains("# TYPE gpstrackd_withheld_total counter"))
         switch mode {
         case "TimeBased":
             #expect(fidelity.maxDeviation <= 110)
@@ -146,7 +152,7 @@ import TrackingCore
         defer { daemon.terminate() }
         #expect(await ChildProcess.waitUntil(timeout: 20) { daemon.stderr.contains("for its PositionFiltering") }, "\(daemon.stderr)")
         #expect(daemon.stderr.contains("tracker 'flet' not found"), "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("keeping TimeBased (assumed (the service's default))"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("keeping TimeBased (assumed until the tracker answers)"), "\(daemon.stderr)")
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20))
         #expect(daemon.terminationStatus == 0)

@@ -229,3 +229,20 @@ import Uploader
         #expect(statistics.lastStored?.time == UploaderIntegrationTests.location(270).time)
     }
 }
+
+extension UploaderTrackerFilteringTests {
+    @Test func aGuessedModeWithholdsNothingFromTheBacklog() async throws {
+        let setup = try await UploaderIntegrationTests.setup("no-guess", positions: 60)
+        defer { setup.emulator.stop() }
+        var configuration = UploaderIntegrationTests.configuration()
+        configuration.trackerFiltering = .timeBased
+        configuration.trackerFilteringKnown = false
+        let uploader = Uploader(configuration: configuration, spool: setup.spool, client: setup.client)
+        let run = Task { await uploader.run() }
+        #expect(try await UploaderIntegrationTests.waitUntilDrained(setup.spool, timeout: 30))
+        uploader.stop()
+        await run.value
+        #expect(uploader.statistics.withheld == 0)
+        #expect(uploader.statistics.uploaded == 60, "every queued position sent: the mode was only assumed")
+    }
+}
