@@ -183,7 +183,8 @@ import TrackingCore
         #expect(lines() <= 1, "an hour between writes: at most the first drain at start")
         try "upload-interval = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
         daemon.send(SIGHUP)
-        #expect(await ChildProcess.waitUntil(timeout: 15) { lines() >= 10 }, "written after the reload: \(lines()) lines; \(daemon.stderr)")
+        // What was kept so far (the drive is replayed fast; a busy machine keeps fewer) reaches the file.
+        #expect(await ChildProcess.waitUntil(timeout: 15) { lines() >= 3 }, "written after the reload: \(lines()) lines; \(daemon.stderr)")
         #expect(daemon.stderr.contains("configuration reloaded"))
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20))
