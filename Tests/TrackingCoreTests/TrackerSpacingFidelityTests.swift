@@ -25,17 +25,36 @@ import TrackingCore
         Dictionary(uniqueKeysWithValues: truth.map { ($0.point.time, $0.phase) })
     }
 
-    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], [7, 11, 23, 43])
-    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering, seed: Int) throws {
-        let truth = try FilterFidelityTests.truth("drive-seed\(seed).truth.jsonl")
-        let locations = try FilterFidelityTests.locations("drive-seed\(seed).locations.jsonl")
+    /// A drive of the fixtures (`<name>.locations.jsonl` and `.truth.jsonl`) through the filter
+    /// under `filtering`, scored on what the tracker stores.
+    struct Measured {
+        var truth: [FilterFidelityTests.TruthPoint]
+        var locations: [Location]
+        var kept: [KeptLocation]
+        var chain: FilterChain
+        var stored: [Location]
+        var fidelity: TrackFidelity
+        /// The largest distance from the true path with every fix kept: the receiver's own noise.
+        var floor: Double
+    }
+
+    static func measure(_ name: String, _ filtering: TrackerFiltering) throws -> Measured {
+        let truth = try FilterFidelityTests.truth("\(name).truth.jsonl")
+        let locations = try FilterFidelityTests.locations("\(name).locations.jsonl")
         var configuration = FilterConfiguration()
         configuration.trackerFiltering = filtering
         let (kept, chain) = FilterFidelityTests.run(locations, configuration: configuration)
+        let stored = stored(kept.map(\.location), filtering)
+        return Measured(truth: truth, locations: locations, kept: kept, chain: chain, stored: stored,
+                        fidelity: TrackFidelity(kept: stored, path: truth.map(\.point)),
+                        floor: TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation)
+    }
+
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], [7, 11, 23, 43])
+    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering, seed: Int) throws {
+        let m = try Self.measure("drive-seed\(seed)", filtering)
+        let (truth, kept, chain, stored, fidelity, floor) = (m.truth, m.kept, m.chain, m.stored, m.fidelity, m.floor)
         let sent = kept.map(\.location)
-        let stored = Self.stored(sent, filtering)
-        let fidelity = TrackFidelity(kept: stored, path: truth.map(\.point))
-        let floor = TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation
         print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
             + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
@@ -65,16 +84,11 @@ import TrackingCore
     @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased],
           ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz"])
     func onRoutesOfItsOwnKeepsNoMorePointsThanWithoutARule(filtering: TrackerFiltering, route: String) throws {
-        let truth = try FilterFidelityTests.truth("route-\(route).truth.jsonl")
-        let locations = try FilterFidelityTests.locations("route-\(route).locations.jsonl")
-        var configuration = FilterConfiguration()
-        configuration.trackerFiltering = filtering
-        let (kept, chain) = FilterFidelityTests.run(locations, configuration: configuration)
+        let m = try Self.measure("route-\(route)", filtering)
+        let (truth, locations, kept, chain, stored, fidelity) = (m.truth, m.locations, m.kept, m.chain, m.stored, m.fidelity)
         let plain = FilterFidelityTests.run(locations).kept
-        let stored = Self.stored(kept.map(\.location), filtering)
-        let fidelity = TrackFidelity(kept: stored, path: truth.map(\.point))
         let unconstrained = TrackFidelity(kept: plain.map(\.location), path: truth.map(\.point))
-        let floor = TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation
+        let floor = m.floor
         let parked = kept.filter { Self.phaseByTime(truth)[$0.location.time] == "parked" }.count
         print("route \(route) \(filtering): stored \(stored.count) (no rule: \(plain.count)), max distance from the true path "
             + "\(String(format: "%.1f", fidelity.maxDeviation)) m at \(fidelity.worstTime?.iso8601 ?? "-") (no rule: "
