@@ -229,14 +229,9 @@ public struct DaemonCommand: Sendable {
             }
         }
         // What the tracker stored last, kept in the state directory for the spacing after a restart.
-        let rememberStored: @Sendable (Uploader.Statistics?) -> Void = { upload in
-            guard let stored = upload?.lastStored else { return }
-            var remembered = TrackerMemory.load(from: c.stateDirectory)
-            guard remembered.lastStoredLocation?.time != stored.time else { return }
-            remembered.remember(stored)
-            if let problem = remembered.save(to: c.stateDirectory) {
-                repeated.log("tracker-memory", "cannot remember the tracker's last stored position: \(problem)", to: logger)
-            }
+        let rememberStored: @Sendable (Uploader.Statistics?) -> Void = { [filtering] upload in
+            guard let stored = upload?.lastStored, let problem = filtering?.remember(stored: stored) else { return }
+            repeated.log("tracker-memory", "cannot remember the tracker's last stored position: \(problem)", to: logger)
         }
         let housekeeping = Task { [uploader, fileSink, filtering] in
             var lastSummary = ContinuousClock.now

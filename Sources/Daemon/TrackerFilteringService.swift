@@ -9,7 +9,7 @@ import TrackingCore
 /// TimeBased", the service's default, said once with the permission to add. A failed request never
 /// holds uploads back: the mode last learned (kept in the state directory) or TimeBased stands, and
 /// the tracker is asked again later. Under TimeBased the operator hears once what it costs and the
-/// command that changes it.
+/// command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand.
 final class TrackerFilteringService: Sendable {
     /// Where the mode in force came from.
     enum Source: String, Sendable {
@@ -31,6 +31,7 @@ final class TrackerFilteringService: Sendable {
     private let warnedTimeBased = Atomic<Bool>(false)
     private let asking = Mutex<Task<Void, Never>?>(nil)
     private let answered = Atomic<Bool>(false)
+    private let memory: Mutex<TrackerMemory>
     private let tracker: String
     private let directory: String
     private let logger: Logger
@@ -45,6 +46,7 @@ final class TrackerFilteringService: Sendable {
             initial = Current(filtering: .timeBased, source: .unanswered)
         }
         current = Mutex(initial)
+        self.memory = Mutex(memory)
         self.tracker = tracker
         self.directory = directory
         self.logger = logger
@@ -61,6 +63,22 @@ final class TrackerFilteringService: Sendable {
         current.withLock { $0 = Current(filtering: filtering, source: source) }
         warnIfTimeBased()
         return filtering
+    }
+
+    /// The newest position the tracker stored, remembered for the spacing after a restart; the
+    /// file is written only when it changed. Returns what went wrong writing it.
+    func remember(stored location: Location) -> String? {
+        guard memory.withLock({ $0.lastStoredLocation?.time }) != location.time else { return nil }
+        return remember { $0.remember(location) }
+    }
+
+    /// Changes the memory and writes it.
+    private func remember(_ change: (inout TrackerMemory) -> Void) -> String? {
+        let updated = memory.withLock { m -> TrackerMemory in
+            change(&m)
+            return m
+        }
+        return updated.save(to: directory)
     }
 
     /// Once per run: what TimeBased costs, and the command that changes it.
@@ -110,9 +128,9 @@ final class TrackerFilteringService: Sendable {
                 logger.info("tracker '\(tracker)' filters positions: \(filtering)")
                 apply(set(filtering, source: .describeTracker))
                 answered.store(true, ordering: .releasing)
-                var remembered = TrackerMemory.load(from: directory)
-                remembered.filtering = filtering.rawValue
-                if let problem = remembered.save(to: directory) { logger.warning("cannot remember the tracker's filtering: \(problem)") }
+                if let problem = remember({ $0.filtering = filtering.rawValue }) {
+                    logger.warning("cannot remember the tracker's filtering: \(problem)")
+                }
                 return
             } catch let .accessDenied(_, _, message) {
                 logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
