@@ -6,8 +6,6 @@ public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String, sql: String)
     /// The state directory cannot be created or written.
     case directory(path: String, reason: String)
-    /// The disk is full even after evicting old positions.
-    case diskFull(path: String)
     /// The spool was closed.
     case closed
     /// A spool file this process cannot write (another owner, a read-only mount).
@@ -19,8 +17,6 @@ public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
             return "spool database error \(code) (\(message)) in: \(sql)"
         case let .directory(path, reason):
             return "cannot use state directory \(path): \(reason); create it writable for the gpstrackd user or set state-dir"
-        case let .diskFull(path):
-            return "disk full at \(path) even after thinning the oldest positions; free space or lower spool-max-bytes"
         case .closed:
             return "the spool is closed"
         case let .readOnly(path, owner):
