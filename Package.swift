@@ -82,7 +82,7 @@ let package = Package(
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool", "Uploader", "AWSLocation"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite", "TestSupport"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),

@@ -14,8 +14,17 @@ public enum DaemonSettings {
     struct Key: Sendable {
         let name: String
         let secret: Bool
+        /// Whether a reload (SIGHUP) applies a new value while running; otherwise it needs a restart.
+        var live = false
         let apply: @Sendable (String, inout DaemonConfiguration) -> String?
         let show: @Sendable (DaemonConfiguration) -> String?
+
+        /// The same key, applied live on a reload.
+        var reloadable: Key {
+            var key = self
+            key.live = true
+            return key
+        }
     }
 
     /// The result of loading: the configuration and where each set key came from.
@@ -89,10 +98,10 @@ public enum DaemonSettings {
         text("secret-access-key", secret: true, { $0.secretAccessKey = $1 }, { $0.secretAccessKey }),
         text("file-path", { $0.filePath = $1 }, { $0.filePath }),
         number("file-max-bytes", 4096...1e12, integer: true, { $0.fileMaxBytes = Int64($1) }, { String($0.fileMaxBytes) }),
-        number("batch-size", 1...10, integer: true, { $0.batchSize = Int($1) }, { String($0.batchSize) }),
-        number("upload-interval", 0.1...3600, { $0.uploadInterval = $1 }, { format($0.uploadInterval) }),
-        number("max-in-flight", 1...64, integer: true, { $0.maxInFlight = Int($1) }, { String($0.maxInFlight) }),
-        number("max-request-rate", 0.1...50, { $0.maxRequestRate = $1 }, { format($0.maxRequestRate) }),
+        number("batch-size", 1...10, integer: true, { $0.batchSize = Int($1) }, { String($0.batchSize) }).reloadable,
+        number("upload-interval", 0.1...3600, { $0.uploadInterval = $1 }, { format($0.uploadInterval) }).reloadable,
+        number("max-in-flight", 1...64, integer: true, { $0.maxInFlight = Int($1) }, { String($0.maxInFlight) }).reloadable,
+        number("max-request-rate", 0.1...50, { $0.maxRequestRate = $1 }, { format($0.maxRequestRate) }).reloadable,
         Key(name: "position-properties", secret: false, apply: { value, c in
             let names = value.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             var properties: [PositionProperty] = []
@@ -107,14 +116,14 @@ public enum DaemonSettings {
             }
             c.positionProperties = properties
             return nil
-        }, show: { $0.positionProperties.map(\.rawValue).joined(separator: ",") }),
+        }, show: { $0.positionProperties.map(\.rawValue).joined(separator: ",") }).reloadable,
         number("spool-max-rows", 1000...1e9, integer: true, { $0.spoolMaxRows = Int($1) }, { String($0.spoolMaxRows) }),
         number("spool-max-bytes", 1_048_576...1e13, integer: true, { $0.spoolMaxBytes = Int64($1) }, { $0.spoolMaxBytes.map(String.init) }),
         Key(name: "log-level", secret: false, apply: { value, c in
             guard let level = LogLevel(value) else { return "must be one of \(LogLevel.allCases.map(\.description).joined(separator: ", "))" }
             c.logLevel = level
             return nil
-        }, show: { $0.logLevel.description }),
+        }, show: { $0.logLevel.description }).reloadable,
         Key(name: "log-format", secret: false, apply: { value, c in
             guard let format = LogFormat(rawValue: value) else { return "must be journal, text or json" }
             c.logFormat = format
@@ -131,9 +140,10 @@ public enum DaemonSettings {
             }
             c.trackerFiltering = filtering
             return nil
-        }, show: { $0.trackerFiltering?.rawValue ?? "auto" }),
+        }, show: { $0.trackerFiltering?.rawValue ?? "auto" }).reloadable,
     ] + FilterSettings.keys.map { filterKey in
-        Key(name: filterKey.name, secret: false, apply: { value, c in filterKey.apply(value, &c.filter) }, show: { _ in nil })
+        Key(name: filterKey.name, secret: false, live: true, apply: { value, c in filterKey.apply(value, &c.filter) },
+            show: { filterKey.show($0.filter) })
     }
 
     public static func isSecret(_ key: String) -> Bool { keys.first { $0.name == key }?.secret ?? false }

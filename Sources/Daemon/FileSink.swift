@@ -37,8 +37,13 @@ public final class FileSink: Sendable {
     private let wakeup = Wakeup()
     private let loopTick = Mutex(ContinuousClock.now)
     private let wallClock: @Sendable () -> FixTime
+    private let onError: @Sendable (String) -> Void
 
-    public init(path: String, maxBytes: Int64, spool: Spool, interval: Double = 5, wallClock: @escaping @Sendable () -> FixTime = SystemClock.now) {
+    /// `onError` hears each failed drain of the loop (`run()`), with what the system said.
+    public init(path: String, maxBytes: Int64, spool: Spool, interval: Double = 5,
+                wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
+                onError: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.onError = onError
         self.path = path
         self.maxBytes = maxBytes
         self.spool = spool
@@ -56,14 +61,14 @@ public final class FileSink: Sendable {
         wakeup.signal()
     }
 
-    /// How long ago the loop last went round, and the longest it waits when all is well.
-    public var sinceLastLoop: Duration { ContinuousClock.now - loopTick.withLock { $0 } }
+    /// When the loop last went round, and the longest it waits when all is well.
+    public var lastLoop: ContinuousClock.Instant { loopTick.withLock { $0 } }
     public var longestWait: Duration { .milliseconds(Int64(max(interval, Self.maxBackoff) * 1000)) }
 
     static let maxBackoff = 300.0
 
     /// Drains every `interval` until `stop()`, then once more.
-    public func run(onError: @escaping @Sendable (String) -> Void) async {
+    public func run() async {
         while !stopping.load(ordering: .acquiring) {
             loopTick.withLock { $0 = .now }
             var wait = max(0.1, interval)

@@ -7,47 +7,58 @@ public enum FilterSettings {
     struct Key: Sendable {
         let name: String
         let help: String
+        /// The value in force, as text (what a reload compares).
+        let show: @Sendable (FilterConfiguration) -> String
         let apply: @Sendable (String, inout FilterConfiguration) -> String?
+
+        init(name: String, help: String, show: @escaping @Sendable (FilterConfiguration) -> String,
+             apply: @escaping @Sendable (String, inout FilterConfiguration) -> String?) {
+            self.name = name
+            self.help = help
+            self.show = show
+            self.apply = apply
+        }
     }
 
     /// All keys, in the order `--help` lists them.
     static let keys: [Key] = [
-        Key(name: "min-mode", help: "2d or 3d (default 2d)") { text, c in
+        Key(name: "min-mode", help: "2d or 3d (default 2d)", show: { $0.minMode.description }) { text, c in
             guard let mode = FixMode(text) else { return "must be 2d or 3d" }
             c.minMode = mode
             return nil
         },
-        number("max-accuracy", "metres; 'off' to accept any (default 50)", range: 1...10_000, allowOff: true) { c, v in c.maxAccuracy = v },
-        number("max-speed", "m/s, jumps implying more are outliers (default 100)", range: 1...10_000) { c, v in c.maxSpeed = v! },
-        number("outlier-confirmations", "agreeing outliers that confirm a new place (default 3)", range: 1...100, integer: true) { c, v in
+        number("max-accuracy", \.maxAccuracy, "metres; 'off' to accept any (default 50)", range: 1...10_000, allowOff: true) { c, v in c.maxAccuracy = v },
+        number("max-speed", \.maxSpeed, "m/s, jumps implying more are outliers (default 100)", range: 1...10_000) { c, v in c.maxSpeed = v! },
+        number("outlier-confirmations", \.outlierConfirmations, "agreeing outliers that confirm a new place (default 3)", range: 1...100, integer: true) { c, v in
             c.outlierConfirmations = Int(v!)
         },
-        number("max-future", "seconds ahead of a synchronized clock (default 300)", range: 1...86_400 * 365) { c, v in c.maxFuture = v! },
-        Key(name: "earliest-time", help: "ISO 8601 time; earlier fixes are implausible (default release date - 512 weeks)") { text, c in
+        number("max-future", \.maxFuture, "seconds ahead of a synchronized clock (default 300)", range: 1...86_400 * 365) { c, v in c.maxFuture = v! },
+        Key(name: "earliest-time", help: "ISO 8601 time; earlier fixes are implausible (default release date - 512 weeks)",
+            show: { $0.earliestPlausibleTime.iso8601 }) { text, c in
             guard let time = FixTime(iso8601: text) else { return "must be an ISO 8601 UTC time such as 2020-01-01T00:00:00Z" }
             c.earliestPlausibleTime = time
             return nil
         },
-        number("max-interval", "seconds between kept fixes while moving (default 60)", range: 1...86_400) { c, v in c.maxInterval = v! },
-        number("stationary-interval", "seconds between kept fixes while stopped (default 900)", range: 1...86_400 * 7) { c, v in
+        number("max-interval", \.maxInterval, "seconds between kept fixes while moving (default 60)", range: 1...86_400) { c, v in c.maxInterval = v! },
+        number("stationary-interval", \.stationaryInterval, "seconds between kept fixes while stopped (default 900)", range: 1...86_400 * 7) { c, v in
             c.stationaryInterval = v!
         },
-        number("max-deviation", "metres the kept track may stray from the fixes (default 10)", range: 0.5...10_000) { c, v in
+        number("max-deviation", \.maxDeviation, "metres the kept track may stray from the fixes (default 10)", range: 0.5...10_000) { c, v in
             c.maxDeviation = v!
         },
-        number("min-interval", "seconds, the floor between kept fixes (default 1)", range: 0...3600) { c, v in c.minInterval = v! },
-        number("min-distance", "metres, optional distance trigger (default off)", range: 1...1_000_000, allowOff: true) { c, v in
+        number("min-interval", \.minInterval, "seconds, the floor between kept fixes (default 1)", range: 0...3600) { c, v in c.minInterval = v! },
+        number("min-distance", \.minDistance, "metres, optional distance trigger (default off)", range: 1...1_000_000, allowOff: true) { c, v in
             c.minDistance = v
         },
-        number("min-angle", "degrees, optional course-change trigger (default off)", range: 1...180, allowOff: true) { c, v in
+        number("min-angle", \.minAngle, "degrees, optional course-change trigger (default off)", range: 1...180, allowOff: true) { c, v in
             c.minAngle = v
         },
-        number("moving-speed", "m/s that starts movement (default 2)", range: 0.1...100) { c, v in c.movingSpeed = v! },
-        number("stopped-speed", "m/s at or below which the vehicle is stopping (default 1)", range: 0...100) { c, v in
+        number("moving-speed", \.movingSpeed, "m/s that starts movement (default 2)", range: 0.1...100) { c, v in c.movingSpeed = v! },
+        number("stopped-speed", \.stoppedSpeed, "m/s at or below which the vehicle is stopping (default 1)", range: 0...100) { c, v in
             c.stoppedSpeed = v!
         },
-        number("stop-delay", "seconds of slow fixes that make a stop (default 5)", range: 0...3600) { c, v in c.stopDelay = v! },
-        number("departure-distance", "metres from the stop point that make a departure (default 50)", range: 1...100_000) { c, v in
+        number("stop-delay", \.stopDelay, "seconds of slow fixes that make a stop (default 5)", range: 0...3600) { c, v in c.stopDelay = v! },
+        number("departure-distance", \.departureDistance, "metres from the stop point that make a departure (default 50)", range: 1...100_000) { c, v in
             c.departureDistance = v!
         },
     ]
@@ -75,11 +86,14 @@ public enum FilterSettings {
         keys.map { "  --\($0.name.padding(toLength: 22))\($0.help)" }.joined(separator: "\n")
     }
 
-    private static func number(
-        _ name: String, _ help: String, range: ClosedRange<Double>, allowOff: Bool = false, integer: Bool = false,
-        _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
+    private static func number<Value: Sendable>(
+        _ name: String, _ field: KeyPath<FilterConfiguration, Value> & Sendable, _ help: String, range: ClosedRange<Double>,
+        allowOff: Bool = false, integer: Bool = false, _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
     ) -> Key {
-        Key(name: name, help: help) { text, c in
+        Key(name: name, help: help, show: { c in
+            let value = c[keyPath: field]
+            return (value as? Double).map(format) ?? (value as? Int).map(String.init) ?? "off"
+        }) { text, c in
             if allowOff, text == "off" || text == "none" {
                 set(&c, nil)
                 return nil

@@ -71,6 +71,9 @@ final class FilterStage: Sendable {
 
     var counters: FilterChain.Counters { state.withLock { $0.chain.counters } }
 
+    /// The filter settings in force.
+    var configuration: FilterConfiguration { state.withLock { $0.chain.configuration } }
+
     /// The newest fix from gpsd (kept or not) and the filter's counters, for status.
     var progress: (lastFix: Location?, counters: FilterChain.Counters) {
         state.withLock { ($0.lastFix, $0.chain.counters) }

@@ -1,6 +1,7 @@
 import AWSLocation
 import Synchronization
 import TrackingCore
+import Uploader
 
 /// Knows the tracker's `PositionFiltering` and tells the filter and the uploader.
 ///
@@ -9,8 +10,11 @@ import TrackingCore
 /// TimeBased", the service's default, said once with the permission to add. A failed request never
 /// holds uploads back: the mode last learned (kept in the state directory) or TimeBased stands, and
 /// the tracker is asked again later. Under TimeBased the operator hears once what it costs and the
-/// command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand.
-final class TrackerFilteringService: Sendable {
+/// command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand:
+/// while it runs it remembers the newest position the tracker stored (`lastStored`), for the
+/// spacing after a restart.
+final class TrackerFilteringService: Service {
+    let name = "tracker-filtering"
     /// Where the mode in force came from.
     enum Source: String, Sendable {
         case configured
@@ -35,21 +39,60 @@ final class TrackerFilteringService: Sendable {
     private let tracker: String
     private let directory: String
     private let logger: Logger
+    private let client: TrackerClient
+    private let configured: TrackerFiltering?
+    private let apply: @Sendable (TrackerFiltering) -> Void
+    private let lastStored: @Sendable () -> Location?
+    private let stopping = Atomic<Bool>(false)
+    private let wakeup = Wakeup()
 
-    init(configured: TrackerFiltering?, memory: TrackerMemory, tracker: String, directory: String, logger: Logger) {
-        let initial: Current
-        if let configured {
-            initial = Current(filtering: configured, source: .configured)
-        } else if let known = memory.knownFiltering {
-            initial = Current(filtering: known, source: .lastKnown)
-        } else {
-            initial = Current(filtering: .timeBased, source: .unanswered)
-        }
-        current = Mutex(initial)
+    /// How often the tracker's last stored position is remembered while running.
+    static let rememberInterval = Duration.seconds(5)
+
+    /// The mode in force before the tracker is asked: the configured one, the one remembered,
+    /// or TimeBased until it answers.
+    static func initial(configured: TrackerFiltering?, memory: TrackerMemory) -> Current {
+        if let configured { return Current(filtering: configured, source: .configured) }
+        if let known = memory.knownFiltering { return Current(filtering: known, source: .lastKnown) }
+        return Current(filtering: .timeBased, source: .unanswered)
+    }
+
+    /// `apply` receives each mode learned (the filter and the uploader follow it); `lastStored`
+    /// is the newest position the tracker stored, as the uploader knows it.
+    init(configured: TrackerFiltering?, memory: TrackerMemory, tracker: String, directory: String, logger: Logger,
+         client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void = { _ in },
+         lastStored: @escaping @Sendable () -> Location? = { nil }) {
+        current = Mutex(Self.initial(configured: configured, memory: memory))
         self.memory = Mutex(memory)
         self.tracker = tracker
         self.directory = directory
         self.logger = logger
+        self.client = client
+        self.configured = configured
+        self.apply = apply
+        self.lastStored = lastStored
+    }
+
+    /// Asks (or applies the configured mode), then remembers the tracker's last stored position
+    /// every `rememberInterval` until shut down, and once more then.
+    func run() async {
+        reconsider(configured: configured)
+        while !stopping.load(ordering: .acquiring) {
+            await wakeup.wait(upTo: Self.rememberInterval)
+            rememberLastStored()
+        }
+        asking.withLock { $0?.cancel() }
+        rememberLastStored()
+    }
+
+    func shutDownGracefully() {
+        stopping.store(true, ordering: .releasing)
+        wakeup.signal()
+    }
+
+    private func rememberLastStored() {
+        guard let stored = lastStored(), let problem = remember(stored: stored) else { return }
+        logger.warning("cannot remember the tracker's last stored position: \(problem)")
     }
 
     var snapshot: Current { current.withLock { $0 } }
@@ -89,24 +132,20 @@ final class TrackerFilteringService: Sendable {
             + "aws location update-tracker --tracker-name \(tracker) --position-filtering AccuracyBased")
     }
 
-    /// Applies `configured` (a reload), or with nil (`auto`) asks the tracker in the background,
-    /// replacing a question still under way.
-    func start(configured: TrackerFiltering?, client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void) {
+    /// Applies `configured` (at start, on a reload), or with nil (`auto`) asks the tracker in the
+    /// background, replacing a question still under way.
+    func reconsider(configured: TrackerFiltering?) {
         if let configured {
-            stop()
+            asking.withLock { $0?.cancel() }
             apply(set(configured, source: .configured))
             answered.store(true, ordering: .releasing)
             return
         }
-        let task = Task { await learn(client: client, apply: apply) }
+        let task = Task { await learn() }
         asking.withLock { previous in
             previous?.cancel()
             previous = task
         }
-    }
-
-    func stop() {
-        asking.withLock { $0?.cancel() }
     }
 
     /// Waits until the tracker answered (or refused), at most `limit`: the first positions then
@@ -119,7 +158,7 @@ final class TrackerFilteringService: Sendable {
     }
 
     /// Asks the tracker until it answers or refuses; `apply` receives each mode learned.
-    func learn(client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void) async {
+    private func learn() async {
         var delay = 30.0
         var saidFailure = false
         while !Task.isCancelled {

@@ -17,9 +17,12 @@ public struct WatchCommand: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let reader = GPSDReader(configuration: .init(endpoint: options.endpoint, noDataTimeout: options.noDataTimeout))
         let logger = self.logger
-        let signals = SignalSource([SIGINT, SIGTERM]) { number in
-            logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
-            reader.stop()
+        let stops = UnixSignals([SIGINT, SIGTERM])
+        let signals = Task {
+            for await number in stops {
+                logger.info("stopping on signal", ["signal": number == SIGINT ? "SIGINT" : "SIGTERM"])
+                reader.stop()
+            }
         }
         reader.start()
         var status = ExitCode.success
@@ -50,7 +53,7 @@ public struct WatchCommand: Sendable {
             write(decision.kept.map(Self.line))
             chain = filter
         }
-        withExtendedLifetime(signals) {}
+        signals.cancel()
         logger.info("watch finished", ["counts": reader.statistics.summary])
         if var filter = chain {
             write(filter.finish().map(Self.line))

@@ -103,10 +103,9 @@ public final class GPSDReader: Sendable {
             of: ReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, configuration.bufferSize)))
     }
 
-    /// How long ago the reader thread last went round its loop (for the service watchdog).
-    public var sinceLastLoop: Duration {
-        let last = Duration.nanoseconds(tick.load(ordering: .relaxed))
-        return (ContinuousClock.now - created) - last
+    /// When the reader thread last went round its loop (for the service watchdog).
+    public var lastLoop: ContinuousClock.Instant {
+        created + .nanoseconds(tick.load(ordering: .relaxed))
     }
 
     private func markLoop() {

@@ -60,6 +60,7 @@ public final class Spool: Sendable {
     private let queue: DispatchQueue
     private let store: StoreBox
     private let unsentCount: Atomic<Int>
+    private let appendListeners = Mutex<[@Sendable () -> Void]>([])
 
     private init(configuration: Configuration, store: SpoolStore, queue: DispatchQueue) {
         self.configuration = configuration
@@ -90,9 +91,21 @@ public final class Spool: Sendable {
         return Spool(configuration: configuration, store: try result.get(), queue: queue)
     }
 
+    /// `listener` hears, on the spool's queue or the appending task, each time positions were
+    /// committed: a consumer (the uploader, the file sink) learns of new work from the spool
+    /// itself, not from whoever appended. It must not block.
+    public func onAppend(_ listener: @escaping @Sendable () -> Void) {
+        appendListeners.withLock { $0.append(listener) }
+    }
+
+    private func appended() {
+        for listener in appendListeners.withLock({ $0 }) { listener() }
+    }
+
     /// Stores one position durably (see the contract above).
     public func append(_ location: Location, kept: KeepTrigger? = nil) async throws(SpoolError) {
         try await run { store throws(SpoolError) in try store.append(location, kept: kept) }
+        appended()
     }
 
     /// Stores one position durably like `append(_:kept:)`, without waiting for it: `done` runs on
@@ -100,7 +113,10 @@ public final class Spool: Sendable {
     /// Operations run in the order they are asked for, so any later call sees this position.
     /// For the daemon's reader thread, which hands kept positions over without a Swift task between.
     public func append(_ location: Location, kept: KeepTrigger?, then done: @escaping @Sendable (SpoolError?) -> Void) {
-        enqueue({ store throws(SpoolError) in try store.append(location, kept: kept) }, then: { done($0.error) })
+        enqueue({ store throws(SpoolError) in try store.append(location, kept: kept) }, then: { [self] result in
+            if result.error == nil { appended() }
+            done(result.error)
+        })
     }
 
     /// Returns once every operation asked for before it has finished.
@@ -111,6 +127,7 @@ public final class Spool: Sendable {
     /// Stores many positions in one durable transaction.
     public func append(contentsOf locations: [Location]) async throws(SpoolError) {
         try await run { store throws(SpoolError) in try store.append(contentsOf: locations) }
+        appended()
     }
 
     /// SQLite's integrity check of the database: "ok" when sound.

@@ -102,8 +102,8 @@ public final class Uploader: Sendable {
     private let wakeup = Wakeup()
     private let loopTick = Mutex(ContinuousClock.now)
 
-    /// How long ago the upload loop last went round (for the service watchdog).
-    public var sinceLastLoop: Duration { clock.now - loopTick.withLock { $0 } }
+    /// When the upload loop last went round (for the service watchdog).
+    public var lastLoop: ContinuousClock.Instant { loopTick.withLock { $0 } }
 
     /// The longest the loop waits without going round when all is well: idle, it waits
     /// `upload-interval` for new positions (up to an hour); paused or full, at most 10 s. A
@@ -129,6 +129,8 @@ public final class Uploader: Sendable {
         self.wallClock = wallClock
         self.random = random
         bucket = Mutex(TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1))
+        // New positions in the spool: look sooner.
+        spool.onAppend { [wakeup] in wakeup.signal() }
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
@@ -140,9 +142,6 @@ public final class Uploader: Sendable {
         bucket.withLock { $0 = TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1) }
         wakeup.signal()
     }
-
-    /// New positions are in the spool: look sooner.
-    public func notifyAppended() { wakeup.signal() }
 
     /// Stops taking new batches; `run()` returns once in-flight requests end or the deadline passes.
     public func stop() {

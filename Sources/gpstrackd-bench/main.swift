@@ -197,7 +197,7 @@ func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: In
 }
 
 /// The daemon's path for one kept position: a durable append handed to the spool's queue,
-/// `notifyAppended` once committed, and (with an uploader) a request of its own, since the fix is older than `upload-interval`. Run once without
+/// the uploader told by the spool once committed, and (with an uploader) a request of its own, since the fix is older than `upload-interval`. Run once without
 /// the uploader and once with it, `every` milliseconds apart so that threads go idle in between as
 /// they do in the daemon; the difference is what uploading costs per position.
 func benchmarkTrickle(endpoint: String, positions: Int, every: Int, directory: String) async throws {
@@ -211,9 +211,9 @@ func benchmarkTrickle(endpoint: String, positions: Int, every: Int, directory: S
         let running = Task { await uploader?.run() }
         let cpuBefore = cpuSeconds()
         for n in 0..<positions {
-            // As the daemon's reader thread does: handed to the spool's queue, the uploader told
-            // once it is committed.
-            spool.append(position(n), kept: nil) { _ in uploader?.notifyAppended() }
+            // As the daemon's reader thread does: handed to the spool's queue (which tells the
+            // uploader once it is committed).
+            spool.append(position(n), kept: nil) { _ in }
             try await Task.sleep(for: .milliseconds(every))
         }
         await spool.flush()

@@ -53,7 +53,7 @@ import TrackingCore
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-sink-\(UUID().uuidString.prefix(8))").path
         let spool = try await Spool.open(.init(directory: directory))
         let sink = FileSink(path: directory + "/positions.jsonl", maxBytes: 1 << 20, spool: spool, interval: 3600)
-        let run = Task { await sink.run { _ in } }
+        let run = Task { await sink.run() }
         try await Task.sleep(for: .milliseconds(300))
         let start = FixTime(iso8601: "2026-11-30T08:00:00Z")!
         try await spool.append(Location(time: start, mode: .twoD, latitude: 52.5, longitude: 13.4)!)

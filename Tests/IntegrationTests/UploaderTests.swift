@@ -75,8 +75,7 @@ import Uploader
         // A fix of this instant waits the whole interval for company.
         let fresh = Self.location(1000)
         var begin = clock.now
-        try await setup.spool.append(fresh)
-        uploader.notifyAppended()
+        try await setup.spool.append(fresh) // the spool tells the uploader
         try await Task.sleep(for: .milliseconds(1500))
         #expect(try await Self.arrived(setup.emulator).isEmpty, "sent before the interval")
         while try await Self.arrived(setup.emulator).isEmpty, clock.now - begin < .seconds(10) {
@@ -90,7 +89,6 @@ import Uploader
         let heldTime = Self.start.adding(seconds: 997.5)
         begin = clock.now
         try await setup.spool.append(Location(time: heldTime, mode: held.mode, latitude: held.latitude, longitude: held.longitude)!)
-        uploader.notifyAppended()
         while try await Self.arrived(setup.emulator).count < 2, clock.now - begin < .seconds(10) {
             try await Task.sleep(for: .milliseconds(50))
         }

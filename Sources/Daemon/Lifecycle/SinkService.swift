@@ -1,0 +1,62 @@
+import Uploader
+
+/// What the sink service drives: the uploader (the tracker) or the file sink. Both run a loop
+/// until `stop()`, and say when it last went round and the longest it waits when all is well.
+protocol PositionSink: Sendable {
+    func run() async
+    func stop()
+    var lastLoop: ContinuousClock.Instant { get }
+    var longestWait: Duration { get }
+    /// Takes the settings a reload may change while running.
+    func apply(_ configuration: DaemonConfiguration)
+}
+
+extension Uploader: PositionSink {
+    func apply(_ configuration: DaemonConfiguration) {
+        var settings = self.configuration
+        settings.take(configuration)
+        update(settings)
+    }
+}
+
+extension Uploader.Configuration {
+    /// The daemon's upload settings (at start and on a reload).
+    mutating func take(_ c: DaemonConfiguration) {
+        batchSize = c.batchSize
+        uploadInterval = c.uploadInterval
+        maxInFlight = c.maxInFlight
+        maxRequestRate = c.maxRequestRate
+        properties = c.positionProperties
+    }
+}
+
+extension FileSink: PositionSink {
+    func apply(_ configuration: DaemonConfiguration) { update(interval: configuration.uploadInterval) }
+}
+
+/// The spool's consumer: moves positions to the tracker or the file until shut down.
+///
+/// Under `tracker-filtering auto` the first batch waits a moment for the tracker's mode (never
+/// more than `answerWait`), so that what is sent then already obeys it; reading gpsd and READY=1
+/// do not wait.
+final class SinkService: Service {
+    let name = "sink"
+    let sink: any PositionSink
+    private let filtering: TrackerFilteringService?
+    private let answerWait: Duration
+
+    init(sink: any PositionSink, filtering: TrackerFilteringService? = nil, answerWait: Duration = .seconds(3)) {
+        self.sink = sink
+        self.filtering = filtering
+        self.answerWait = answerWait
+    }
+
+    func run() async {
+        await filtering?.waitForAnswer(upTo: answerWait)
+        await sink.run()
+    }
+
+    func shutDownGracefully() { sink.stop() }
+
+    var liveness: Liveness? { Liveness(lastSign: sink.lastLoop, longestWait: sink.longestWait) }
+}
