@@ -63,6 +63,11 @@ public enum Command: Sendable, Equatable {
               the effective settings with their sources, secrets redacted. Exit 78 when invalid.
           gpstrackd --help | --version
 
+        Settings of the daemon (the file's `key = value`, GPSTRACKD_KEY variables, --key value flags;
+        a later source wins). SIGHUP applies those marked live and names the others as needing a
+        restart; the filter settings below are all live:
+        \(DaemonSettings.helpLines)
+
         Options for watch:
           --gpsd HOST:PORT          gpsd to read from (default 127.0.0.1:2947)
           --no-data-timeout SECS    reconnect when gpsd sends no TPV for this long (default 10)

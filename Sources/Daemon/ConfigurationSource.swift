@@ -30,6 +30,8 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     public var source: ConfigurationSource
     public var value: String?
     public var problem: String
+    /// The further mistakes found in the same configuration (check-config names them all).
+    public var others: [ConfigurationError] = []
 
     public init(key: String, source: ConfigurationSource, value: String?, problem: String) {
         self.key = key
@@ -38,12 +40,19 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         self.problem = problem
     }
 
+    /// This mistake and the others, one per line.
+    public var all: [ConfigurationError] {
+        var first = self
+        first.others = []
+        return [first] + others
+    }
+
     public var description: String {
         let shown = value.map { value in
             if DaemonSettings.mayShowValue(of: key) { return " = '\(Self.visible(value))'" }
             return DaemonSettings.isSecret(key) ? " = <redacted>" : " (value not shown)"
         } ?? ""
-        return "\(source): \(Self.visible(key))\(shown): \(problem)"
+        return "\(source): \(Self.visible(key))\(shown): \(problem)" + others.map { "\n\($0)" }.joined()
     }
 
     /// `text` with invisible characters (controls, a byte-order mark, zero-width spaces) written

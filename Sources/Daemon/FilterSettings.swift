@@ -7,22 +7,31 @@ public enum FilterSettings {
     struct Key: Sendable {
         let name: String
         let help: String
+        /// What the value is ("X 1-10000|off").
+        let value: String
         /// The value in force, as text (what a reload compares).
         let show: @Sendable (FilterConfiguration) -> String
         let apply: @Sendable (String, inout FilterConfiguration) -> String?
 
-        init(name: String, help: String, show: @escaping @Sendable (FilterConfiguration) -> String,
+        init(name: String, help: String, value: String = "TEXT", show: @escaping @Sendable (FilterConfiguration) -> String,
              apply: @escaping @Sendable (String, inout FilterConfiguration) -> String?) {
             self.name = name
             self.help = help
+            self.value = value
             self.show = show
             self.apply = apply
+        }
+
+        /// `help` without its "(default ...)": the table states the default itself.
+        var summary: String {
+            guard let open = help.firstRange(of: " (default") else { return help }
+            return String(help[..<open.lowerBound])
         }
     }
 
     /// All keys, in the order `--help` lists them.
     static let keys: [Key] = [
-        Key(name: "min-mode", help: "2d or 3d (default 2d)", show: { $0.minMode.description }) { text, c in
+        Key(name: "min-mode", help: "2d or 3d (default 2d)", value: "2d|3d", show: { $0.minMode.description }) { text, c in
             guard let mode = FixMode(text) else { return "must be 2d or 3d" }
             c.minMode = mode
             return nil
@@ -34,7 +43,7 @@ public enum FilterSettings {
         },
         number("max-future", \.maxFuture, "seconds ahead of a synchronized clock (default 300)", range: 1...86_400 * 365) { c, v in c.maxFuture = v! },
         Key(name: "earliest-time", help: "ISO 8601 time; earlier fixes are implausible (default release date - 512 weeks)",
-            show: { $0.earliestPlausibleTime.iso8601 }) { text, c in
+            value: "TIME", show: { $0.earliestPlausibleTime.iso8601 }) { text, c in
             guard let time = FixTime(iso8601: text) else { return "must be an ISO 8601 UTC time such as 2020-01-01T00:00:00Z" }
             c.earliestPlausibleTime = time
             return nil
@@ -90,7 +99,8 @@ public enum FilterSettings {
         _ name: String, _ field: KeyPath<FilterConfiguration, Value> & Sendable, _ help: String, range: ClosedRange<Double>,
         allowOff: Bool = false, integer: Bool = false, _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
     ) -> Key {
-        Key(name: name, help: help, show: { c in
+        let bounds = "\(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
+        return Key(name: name, help: help, value: (integer ? "N " : "X ") + bounds + (allowOff ? "|off" : ""), show: { c in
             let value = c[keyPath: field]
             return (value as? Double).map(format) ?? (value as? Int).map(String.init) ?? "off"
         }) { text, c in

@@ -27,7 +27,8 @@ public enum GPSTrackd {
                 let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())
                 return await DaemonCommand(loaded: loaded, environment: environment, flags: flags).run()
             } catch {
-                StandardError.write("gpstrackd: configuration error: \(error)\n")
+                // Every mistake, one per line.
+                for mistake in error.all { StandardError.write("gpstrackd: configuration error: \(mistake)\n") }
                 return .config
             }
         case let .status(flags):
@@ -39,7 +40,8 @@ public enum GPSTrackd {
                 _ = FileOutput.write(DaemonSettings.render(loaded) + "\n", to: 1)
                 return .success
             } catch {
-                StandardError.write("gpstrackd: configuration error: \(error)\n")
+                // Every mistake, one per line.
+                for mistake in error.all { StandardError.write("gpstrackd: configuration error: \(mistake)\n") }
                 return .config
             }
         case let .history(options):
