@@ -69,6 +69,9 @@ public final class Uploader: Sendable {
     private struct State {
         var active = 0
         var failures = 0
+        /// When the last failure was counted: a request that started before it failed in the
+        /// same round (requests in flight together meet the same outage) and does not count again.
+        var failedAt: ContinuousClock.Instant?
         var pausedUntil: ContinuousClock.Instant?
         var problem: String?
         var statistics = Statistics()
@@ -290,6 +293,7 @@ public final class Uploader: Sendable {
         if !tokenTaken { await takeToken() }
         let updates = rows.map { DevicePositionUpdate(deviceID: configuration.deviceID, location: $0.location, properties: configuration.properties) }
         state.withLock { $0.statistics.requests += 1 }
+        let started = clock.now
         do {
             let itemErrors = try await client.batchUpdateDevicePosition(tracker: configuration.tracker, updates: updates)
             await settle(rows, itemErrors: itemErrors)
@@ -301,9 +305,9 @@ public final class Uploader: Sendable {
             await spool.release(rows.map(\.id))
             switch error {
             case let .throttled(retryAfter, _):
-                recordFailure(error.description, retryAfter: retryAfter, misconfigured: false)
+                recordFailure(error.description, retryAfter: retryAfter, misconfigured: false, startedAt: started)
             case .internalError, .network, .timeout, .conflict, .unexpected:
-                recordFailure(error.description, retryAfter: nil, misconfigured: false)
+                recordFailure(error.description, retryAfter: nil, misconfigured: false, startedAt: started)
             case .accessDenied, .resourceNotFound, .invalidCredentials, .signatureMismatch, .clockSkew,
                  .credentials, .expiredCredentials, .validation:
                 recordFailure(error.description, retryAfter: nil, misconfigured: true)
@@ -379,10 +383,18 @@ public final class Uploader: Sendable {
     }
 
     /// Pauses new batches after a failure and reports the first failure of an episode.
-    private func recordFailure(_ reason: String, retryAfter: Double?, misconfigured: Bool, quiet: Bool = false) {
+    /// Counts a failure and pauses sending. `startedAt` is when the failing request began: the
+    /// requests in flight together when the service fails all fail, and count as one failure,
+    /// so that a short outage with four in flight does not back off as a long one would.
+    private func recordFailure(_ reason: String, retryAfter: Double?, misconfigured: Bool, quiet: Bool = false,
+                               startedAt: ContinuousClock.Instant? = nil) {
         let now = clock.now
         let event = state.withLock { s -> UploaderEvent? in
-            s.failures += 1
+            let sameRound = startedAt.flatMap { started in s.failedAt.map { started < $0 } } ?? false
+            if !sameRound || s.failures == 0 {
+                s.failures += 1
+                s.failedAt = now
+            }
             s.statistics.failedRequests += quiet ? 0 : 1
             s.statistics.lastError = reason
             let delay = misconfigured
