@@ -23,7 +23,6 @@ final class HTTPConnection {
     private var ssl: OpaquePointer?
     private var buffer: [UInt8] = []
     private var bufferStart = 0
-    private(set) var isBroken = false
 
     /// Connects (through `proxy` for https when given) and completes the TLS handshake.
     init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(Failure) {
@@ -65,7 +64,6 @@ final class HTTPConnection {
             Glibc.close(fd)
             fd = -1
         }
-        isBroken = true
     }
 
     // MARK: - Connecting
@@ -229,7 +227,6 @@ final class HTTPConnection {
     }
 
     private func failure(reading: Bool) -> Failure {
-        isBroken = true
         let code = errno
         if code == EAGAIN || code == EWOULDBLOCK { return .timeout }
         if ssl != nil, let text = Self.tlsError() { return .tls(text) }

@@ -22,11 +22,9 @@ static inline double gpstrackd_attitude_heading(const struct gps_data_t *data) {
 
 /// The mask bit libgps sets when a read filled `attitude`.
 static inline gps_mask_t gpstrackd_attitude_set(void) { return ATTITUDE_SET; }
-static inline gps_mask_t gpstrackd_tpv_mask(void) { return MODE_SET | TIME_SET | LATLON_SET; }
 static inline gps_mask_t gpstrackd_mode_set(void) { return MODE_SET; }
 static inline gps_mask_t gpstrackd_time_set(void) { return TIME_SET; }
 static inline gps_mask_t gpstrackd_latlon_set(void) { return LATLON_SET; }
-static inline gps_mask_t gpstrackd_herr_set(void) { return HERR_SET; }
 
 /// `WATCH_ENABLE | WATCH_JSON`, the stream gpstrackd asks for.
 static inline unsigned int gpstrackd_watch_json(void) { return WATCH_ENABLE | WATCH_JSON; }

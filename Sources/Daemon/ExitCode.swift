@@ -2,14 +2,10 @@
 /// tell a configuration mistake from a crash.
 public enum ExitCode: Int32, Sendable {
     case success = 0
-    /// A runtime failure not covered below.
-    case failure = 1
     /// EX_USAGE: the command line was wrong.
     case usage = 64
     /// EX_UNAVAILABLE: a service gpstrackd needs is not available.
     case unavailable = 69
-    /// EX_SOFTWARE: an internal error.
-    case software = 70
     /// EX_CANTCREAT: the state directory or a file in it cannot be created.
     case cannotCreate = 73
     /// EX_IOERR: an input/output error.

@@ -89,7 +89,6 @@ public final class GPSDReader: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
     private let counters = Mutex(ReaderStatistics())
     /// The socket of the session being read, so that `stop()` can end a wait on it at once.
     private let activeSocket = Mutex<Int32?>(nil)
@@ -123,7 +122,6 @@ public final class GPSDReader: Sendable {
         thread.async { [self] in
             run()
             continuation.finish()
-            finished.signal()
         }
     }
 

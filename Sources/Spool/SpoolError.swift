@@ -6,8 +6,6 @@ public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String, sql: String)
     /// The state directory cannot be created or written.
     case directory(path: String, reason: String)
-    /// The spool was closed.
-    case closed
     /// A spool file this process cannot write (another owner, a read-only mount).
     case readOnly(path: String, owner: UInt32?)
 
@@ -17,8 +15,6 @@ public enum SpoolError: Error, Sendable, Equatable, CustomStringConvertible {
             return "spool database error \(code) (\(message)) in: \(sql)"
         case let .directory(path, reason):
             return "cannot use state directory \(path): \(reason); create it writable for the gpstrackd user or set state-dir"
-        case .closed:
-            return "the spool is closed"
         case let .readOnly(path, owner):
             let who = owner.map { "it belongs to uid \($0), this process runs as uid \(getuid())" } ?? "it cannot be written"
             return "cannot write the spool file \(path) (\(who)); no acknowledgement could be stored and everything would be sent again. "

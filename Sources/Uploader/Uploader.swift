@@ -77,8 +77,6 @@ public final class Uploader: Sendable {
         var statistics = Statistics()
         /// When the partial batch in the spool is due (see `run()`).
         var pendingDue: ContinuousClock.Instant?
-        var tasks: [Int: Task<Void, Never>] = [:]
-        var nextTask = 0
         /// The newest position (by fix time) let through to the tracker, sent or about to be.
         var lastPlanned: Location?
         /// The fix time of the position the tracker stored before this run: the row with it in the
@@ -270,21 +268,17 @@ public final class Uploader: Sendable {
     // MARK: - One batch
 
     private func launch(_ rows: [SpooledPosition]) {
-        state.withLock { s in
-            s.active += 1
-            let id = s.nextTask
-            s.nextTask += 1
-            s.tasks[id] = Task { [self] in
-                await send(rows, tokenTaken: true)
-                let wasFull = state.withLock { s -> Bool in
-                    s.active -= 1
-                    s.tasks[id] = nil
-                    return s.active + 1 >= configuration.maxInFlight
-                }
-                // The loop waits for new positions on its own; it needs waking only for a free slot,
-                // rows back in the queue (or still there), or a stop.
-                if wasFull || spool.unsent > 0 || isStopping { wakeup.signal() }
+        state.withLock { $0.active += 1 }
+        // `active` counts it until it settles; `finishInFlight` waits for that at a stop.
+        Task { [self] in
+            await send(rows, tokenTaken: true)
+            let wasFull = state.withLock { s -> Bool in
+                s.active -= 1
+                return s.active + 1 >= configuration.maxInFlight
             }
+            // The loop waits for new positions on its own; it needs waking only for a free slot,
+            // rows back in the queue (or still there), or a stop.
+            if wasFull || spool.unsent > 0 || isStopping { wakeup.signal() }
         }
     }
 
