@@ -12,7 +12,7 @@ final class HTTPConnection {
     }
 
     /// Why a connection failed, before it is given a URL.
-    enum Failure: Error {
+    enum Failure: Error, Equatable {
         case timeout
         case connection(String)
         case tls(String)
@@ -21,8 +21,6 @@ final class HTTPConnection {
     let key: Key
     private var fd: Int32
     private var ssl: OpaquePointer?
-    private var buffer: [UInt8] = []
-    private var bufferStart = 0
 
     /// Connects (through `proxy` for https when given) and completes the TLS handshake.
     init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(Failure) {
@@ -69,25 +67,18 @@ final class HTTPConnection {
     // MARK: - Connecting
 
     private static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) throws(Failure) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_family = AF_UNSPEC
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw .connection("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(list) }
+        // The lookup counts against the same deadline as the connection.
+        let addresses = try NameResolver().resolve(host: host, port: port, deadline: deadline)
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let address = entry {
-            entry = address.pointee.ai_next
-            let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+        for address in addresses {
+            let fd = socket(address.family, address.socketType | Int32(SOCK_CLOEXEC.rawValue), address.proto)
             guard fd >= 0 else { lastError = String(cString: strerror(errno)); continue }
             // Non-blocking connect, so the connect timeout holds; then blocking with timeouts.
             let flags = fcntl(fd, F_GETFL)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-            var result = Glibc.connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            var result = address.bytes.withUnsafeBytes { raw in
+                Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            }
             if result != 0, errno == EINPROGRESS {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                 let ready = poll(&descriptor, 1, Self.milliseconds(until: deadline))
@@ -119,9 +110,20 @@ final class HTTPConnection {
         if let authorization = proxy.authorization { request += "Proxy-Authorization: \(authorization)\r\n" }
         request += "\r\n"
         try write(Array(request.utf8), deadline: deadline)
-        let head = try readHead(deadline: deadline)
-        guard let status = head.first.flatMap(HTTPConnection.status(ofStatusLine:)), (200..<300).contains(status) else {
-            throw .connection("the proxy \(proxy.host):\(proxy.port) refused the tunnel: \(head.first ?? "no answer")")
+        var parser = HTTPResponseParser(method: "CONNECT")
+        var answer: HTTPResponseParser.Complete?
+        while answer == nil {
+            let bytes = try read(deadline: deadline)
+            do throws(HTTPResponseParser.Failure) {
+                answer = bytes.isEmpty ? try parser.finish() : try parser.feed(bytes)
+            } catch {
+                throw .connection("the proxy \(proxy.host):\(proxy.port) gave no tunnel: \(error)")
+            }
+        }
+        guard let answer, (200..<300).contains(answer.response.status) else {
+            var status = answer.map { "HTTP \($0.response.status)" } ?? "no answer"
+            if answer?.response.status == 407 { status += " (proxy authentication required: check the user and password in HTTPS_PROXY)" }
+            throw .connection("the proxy \(proxy.host):\(proxy.port) refused the tunnel: \(status)")
         }
     }
 
@@ -160,13 +162,9 @@ final class HTTPConnection {
         }
     }
 
-    /// Up to `limit` bytes already received or newly read; empty at the end of the stream.
-    func read(upTo limit: Int, deadline: ContinuousClock.Instant) throws(Failure) -> ArraySlice<UInt8> {
-        if bufferStart < buffer.count {
-            let end = min(buffer.count, bufferStart + limit)
-            defer { bufferStart = end }
-            return buffer[bufferStart..<end]
-        }
+    /// What has arrived (up to 16 KiB), waiting for it until `deadline`; empty at the end of
+    /// the stream. The framing is `HTTPResponseParser`'s.
+    func read(deadline: ContinuousClock.Instant) throws(Failure) -> ArraySlice<UInt8> {
         try setTimeouts(deadline)
         var chunk = [UInt8](repeating: 0, count: 16_384)
         let count = chunk.withUnsafeMutableBytes { raw -> Int in
@@ -178,44 +176,7 @@ final class HTTPConnection {
             if let ssl, SSL_get_error(ssl, Int32(count)) == SSL_ERROR_ZERO_RETURN { return [] }
             throw failure(reading: true)
         }
-        buffer = Array(chunk[0..<count])
-        bufferStart = min(count, limit)
-        return buffer[0..<bufferStart]
-    }
-
-    /// The header lines up to the empty line (the status line first), without line ends.
-    func readHead(deadline: ContinuousClock.Instant) throws(Failure) -> [String] {
-        var head: [UInt8] = []
-        while true {
-            let bytes = try read(upTo: 65_536, deadline: deadline)
-            guard !bytes.isEmpty else {
-                throw .connection(head.isEmpty ? "the connection closed before an answer" : "the connection closed mid-answer")
-            }
-            var index = max(0, head.count - 3)
-            head.append(contentsOf: bytes)
-            while index + 3 < head.count {
-                if head[index] == 13, head[index + 1] == 10, head[index + 2] == 13, head[index + 3] == 10 {
-                    unread(head[(index + 4)...])
-                    return String(decoding: head[..<index], as: UTF8.self)
-                        .split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-                }
-                index += 1
-            }
-            guard head.count < 65_536 else { throw .connection("response headers over 64 KiB") }
-        }
-    }
-
-    /// Puts bytes read past the headers back in front of the buffer.
-    private func unread(_ bytes: ArraySlice<UInt8>) {
-        guard !bytes.isEmpty else { return }
-        buffer = Array(bytes) + buffer[bufferStart...]
-        bufferStart = 0
-    }
-
-    static func status(ofStatusLine line: String) -> Int? {
-        let parts = line.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
-        return Int(parts[1])
+        return chunk[0..<count]
     }
 
     private func setTimeouts(_ deadline: ContinuousClock.Instant) throws(Failure) {

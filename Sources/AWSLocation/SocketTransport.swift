@@ -35,7 +35,9 @@ public final class SocketTransport: HTTPTransport {
     public let configuration: Configuration
     private let proxies: ProxySettings
     private let queues = (0..<8).map { DispatchQueue(label: "gpstrackd.http.\($0)") }
-    private let nextQueue = Atomic<Int>(0)
+    /// Requests on or waiting for each queue: a request goes to the least busy, so one stuck
+    /// request (a server that does not answer until the timeout) holds up no other.
+    private let load = Mutex([Int](repeating: 0, count: 8))
     private let idle = Mutex<[ConnectionBox]>([])
     private let tls = Mutex<TLSContext?>(nil)
 
@@ -64,12 +66,23 @@ public final class SocketTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
-            let index = nextQueue.add(1, ordering: .relaxed).oldValue
-            queues[index % queues.count].async { [self] in
-                continuation.resume(returning: perform(request))
+            let index = load.withLock { counts -> Int in
+                let index = Self.leastBusy(counts)
+                counts[index] += 1
+                return index
+            }
+            queues[index].async { [self] in
+                let result = perform(request)
+                load.withLock { $0[index] -= 1 }
+                continuation.resume(returning: result)
             }
         }
         return try result.get()
+    }
+
+    /// The first of the least busy workers (a free one when there is one).
+    static func leastBusy(_ counts: [Int]) -> Int {
+        counts.indices.min { counts[$0] < counts[$1] } ?? 0
     }
 
     // MARK: - One exchange
@@ -122,76 +135,22 @@ public final class SocketTransport: HTTPTransport {
         return head + "\r\n"
     }
 
-    /// Status, headers and body; whether the connection may carry another request.
+    /// Status, headers and body; whether the connection may carry another request. The bytes
+    /// go through `HTTPResponseParser`; this only reads them.
     private func readResponse(_ connection: HTTPConnection, method: String, deadline: ContinuousClock.Instant)
         throws(HTTPConnection.Failure) -> (HTTPResponse, Bool)
     {
+        var parser = HTTPResponseParser(method: method)
         while true {
-            let lines = try connection.readHead(deadline: deadline)
-            guard let statusLine = lines.first, let status = HTTPConnection.status(ofStatusLine: statusLine) else {
-                throw .connection("not an HTTP answer: \(lines.first?.prefix(60) ?? "")")
+            let bytes = try connection.read(deadline: deadline)
+            let complete: HTTPResponseParser.Complete?
+            do throws(HTTPResponseParser.Failure) {
+                complete = bytes.isEmpty ? try parser.finish() : try parser.feed(bytes)
+            } catch {
+                throw .connection(error.description)
             }
-            var headers: [(name: String, value: String)] = []
-            for line in lines.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                headers.append((String(line[..<colon]), String(String(line[line.index(after: colon)...]).trimmingSpaces)))
-            }
-            if (100..<200).contains(status) { continue }  // 100 Continue and the like: the answer follows
-            let response = HTTPResponse(status: status, headers: headers)
-            var keepAlive = statusLine.hasPrefix("HTTP/1.1") && response.header("Connection")?.lowercased() != "close"
-            var body: [UInt8] = []
-            if method == "HEAD" || status == 204 || status == 304 {
-                // no body
-            } else if response.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
-                body = try readChunked(connection, deadline: deadline)
-            } else if let length = response.header("Content-Length").flatMap({ Int($0) }), length >= 0 {
-                body = try readExactly(connection, length, deadline: deadline)
-            } else {
-                while true {
-                    let bytes = try connection.read(upTo: 65_536, deadline: deadline)
-                    if bytes.isEmpty { break }
-                    body.append(contentsOf: bytes)
-                }
-                keepAlive = false
-            }
-            return (HTTPResponse(status: status, headers: headers, body: body), keepAlive)
-        }
-    }
-
-    private func readExactly(_ connection: HTTPConnection, _ count: Int, deadline: ContinuousClock.Instant) throws(HTTPConnection.Failure) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(count)
-        while body.count < count {
-            let bytes = try connection.read(upTo: count - body.count, deadline: deadline)
-            guard !bytes.isEmpty else { throw .connection("the connection closed mid-body") }
-            body.append(contentsOf: bytes)
-        }
-        return body
-    }
-
-    private func readLine(_ connection: HTTPConnection, deadline: ContinuousClock.Instant) throws(HTTPConnection.Failure) -> String {
-        var line: [UInt8] = []
-        while !(line.count >= 2 && line[line.count - 2] == 13 && line[line.count - 1] == 10) {
-            let bytes = try connection.read(upTo: 1, deadline: deadline)
-            guard let byte = bytes.first else { throw .connection("the connection closed mid-body") }
-            line.append(byte)
-            guard line.count < 4096 else { throw .connection("a chunk header over 4 KiB") }
-        }
-        return String(decoding: line.dropLast(2), as: UTF8.self)
-    }
-
-    private func readChunked(_ connection: HTTPConnection, deadline: ContinuousClock.Instant) throws(HTTPConnection.Failure) -> [UInt8] {
-        var body: [UInt8] = []
-        while true {
-            let sizeLine = try readLine(connection, deadline: deadline)
-            guard let size = Int(sizeLine.split(separator: ";").first.map { $0.filter { !$0.isWhitespace } } ?? "", radix: 16),
-                  size >= 0 else { throw .connection("a bad chunk size '\(sizeLine.prefix(20))'") }
-            if size == 0 {
-                while try !readLine(connection, deadline: deadline).isEmpty {}  // trailers
-                return body
-            }
-            body.append(contentsOf: try readExactly(connection, size, deadline: deadline))
-            guard try readLine(connection, deadline: deadline).isEmpty else { throw .connection("a chunk without its line end") }
+            // Bytes after the answer were not asked for: such a connection is not reused.
+            if let complete { return (complete.response, complete.keepAlive && complete.leftover.isEmpty) }
         }
     }
 
