@@ -93,10 +93,13 @@ public final class SocketTransport: HTTPTransport {
         let key = HTTPConnection.Key(
             scheme: request.scheme, host: request.host, port: request.port ?? (request.scheme == "https" ? 443 : 80))
         let head = Array(requestHead(request).utf8)
-        // A kept-alive connection the server has since closed fails before any answer: then the
-        // request goes once more on a new connection.
+        // A kept-alive connection the server (or a NAT) closed while it lay idle fails before any
+        // answer: then the request goes once more on a new connection. One used a moment ago
+        // that fails has met something else (the server dropped it mid-request), and the
+        // caller's retry policy decides, within its request rate.
         for attempt in 0..<2 {
-            let reused = attempt == 0 ? takeIdle(key) : nil
+            let idle = attempt == 0 ? takeIdle(key) : nil
+            let reused = idle?.connection
             let connection: HTTPConnection
             do {
                 if let reused {
@@ -117,7 +120,7 @@ public final class SocketTransport: HTTPTransport {
                 return .success(response)
             } catch {
                 connection.close()
-                if reused != nil, case .connection = error { continue }
+                if let idle, ContinuousClock.now - idle.since >= Self.staleAfter, case .connection = error { continue }
                 return .failure(httpError(error, request))
             }
         }
@@ -156,16 +159,19 @@ public final class SocketTransport: HTTPTransport {
 
     // MARK: - Pool and TLS context
 
-    private func takeIdle(_ key: HTTPConnection.Key) -> HTTPConnection? {
+    /// How long a connection lies idle before a failure on it at once is taken for a close while idle.
+    public static let staleAfter = Duration.seconds(2)
+
+    private func takeIdle(_ key: HTTPConnection.Key) -> ConnectionBox? {
         idle.withLock { pool in
             guard let index = pool.lastIndex(where: { $0.connection.key == key }) else { return nil }
-            return pool.remove(at: index).connection
+            return pool.remove(at: index)
         }
     }
 
     private func putIdle(_ connection: HTTPConnection) {
         let evicted = idle.withLock { pool -> ConnectionBox? in
-            pool.append(ConnectionBox(connection: connection))
+            pool.append(ConnectionBox(connection: connection, since: .now))
             return pool.count > configuration.maxIdle ? pool.removeFirst() : nil
         }
         evicted?.connection.close()
@@ -205,6 +211,8 @@ public final class SocketTransport: HTTPTransport {
 /// A connection in the idle pool (used by one request at a time).
 private struct ConnectionBox: @unchecked Sendable {
     let connection: HTTPConnection
+    /// When it was put back idle.
+    let since: ContinuousClock.Instant
 }
 
 /// The shared `SSL_CTX`, freed with the transport.

@@ -108,3 +108,49 @@ import TrackingCore
         #expect(proxy.stdoutLines.count == 3, "NO_PROXY: no second tunnel")
     }
 }
+
+/// Kept-alive connections: one the server closed while it lay idle is replaced without a word;
+/// one that fails a moment after its last use is the caller's to retry (within its rate).
+@Suite struct KeptAliveConnectionTests {
+    /// A server that answers each request on a connection, then closes the connection when the
+    /// client sends its second request on it (as a server whose idle timeout just passed does).
+    static let script = """
+        import socket, sys, threading
+        server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen(8)
+        print(server.getsockname()[1], flush=True)
+        def serve(conn):
+            served = 0
+            while True:
+                data = b""
+                while b"\\r\\n\\r\\n" not in data:
+                    chunk = conn.recv(4096)
+                    if not chunk: conn.close(); return
+                    data += chunk
+                if served == 1: conn.close(); return
+                conn.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok"); served += 1
+        while True:
+            conn, _ = server.accept(); threading.Thread(target=serve, args=(conn,), daemon=True).start()
+        """
+
+    static func request(_ port: Int) -> HTTPRequest {
+        HTTPRequest(method: "GET", scheme: "http", host: "127.0.0.1", port: port, path: "/")
+    }
+
+    @Test func aConnectionClosedWhileIdleIsReplacedOneFailingAtOnceIsNot() async throws {
+        let directory = TestPaths.temporaryDirectory("kept-alive")
+        let script = directory.appendingPathComponent("server.py").path
+        try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
+        let server = try ChildProcess("/usr/bin/python3", [script], directory: directory, name: "kept-alive-server")
+        defer { server.terminate() }
+        #expect(await ChildProcess.waitUntil(timeout: 10) { !server.stdoutLines.isEmpty })
+        let port = try #require(Int(server.stdoutLines.first ?? ""))
+        let transport = SocketTransport()
+        #expect(try await transport.send(Self.request(port)).bodyText == "ok")
+        // At once on the same connection: the server drops it; the failure is the caller's.
+        await #expect(throws: HTTPError.self) { try await transport.send(Self.request(port)) }
+        #expect(try await transport.send(Self.request(port)).bodyText == "ok", "a new connection")
+        // Idle past `staleAfter`: the close is taken for an idle timeout, the request goes again.
+        try await Task.sleep(for: SocketTransport.staleAfter + .milliseconds(200))
+        #expect(try await transport.send(Self.request(port)).bodyText == "ok")
+    }
+}
