@@ -53,6 +53,8 @@ let package = Package(
 
         // The domain: Location, geodesy, filters, and the JSON the other modules speak. Only the standard library.
         .target(name: "TrackingCore", swiftSettings: compact),
+        // File descriptors, Errno at the call, EINTR, whole writes, durable replacement.
+        .target(name: "SystemIO", swiftSettings: compact),
 
         // One libgps session on its own thread, reconnecting, producing Locations.
         .target(name: "GPSDReader", dependencies: ["TrackingCore", "CGPS"], swiftSettings: compact),
@@ -61,13 +63,13 @@ let package = Package(
         .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"], swiftSettings: compact),
 
         // The Amazon Location tracker client: SigV4, credentials, HTTP.
-        .target(name: "AWSLocation", dependencies: ["TrackingCore", "CCrypto", "CTLS"], swiftSettings: compact),
+        .target(name: "AWSLocation", dependencies: ["TrackingCore", "SystemIO", "CCrypto", "CTLS"], swiftSettings: compact),
 
         // Batching, rate limit, retries and per-item errors between the spool and the tracker.
         .target(name: "Uploader", dependencies: ["TrackingCore", "Spool", "AWSLocation"], swiftSettings: compact),
 
         // Command line, configuration, lifecycle, logging.
-        .target(name: "Daemon", dependencies: ["TrackingCore", "GPSDReader", "AWSLocation", "Spool", "Uploader", "CClock"], swiftSettings: compact),
+        .target(name: "Daemon", dependencies: ["TrackingCore", "SystemIO", "GPSDReader", "AWSLocation", "Spool", "Uploader", "CClock"], swiftSettings: compact),
 
         .executableTarget(
             name: "gpstrackd", dependencies: ["Daemon"], exclude: ["functions.order", "text-layout.ld"],
@@ -81,6 +83,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support"),
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool", "Uploader", "AWSLocation"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),

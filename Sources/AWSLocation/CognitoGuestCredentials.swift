@@ -1,4 +1,5 @@
 import Glibc
+import SystemIO
 import TrackingCore
 
 /// Guest (unauthenticated) credentials from an Amazon Cognito identity pool: `GetId` once, then
@@ -95,17 +96,14 @@ public struct CognitoGuestCredentials: Sendable {
     // MARK: - The stored identity
 
     private func storedIdentity() -> String? {
-        guard let identityFile, let file = fopen(identityFile, "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = fread(&buffer, 1, buffer.count, file)
-        let text = String(decoding: buffer[0..<max(0, count)], as: UTF8.self).trimmingSpaces
+        guard let identityFile, let text = try? SmallFile.read(identityFile, limit: 4096).trimmingSpaces else { return nil }
         return text.isEmpty ? nil : String(text)
     }
 
     private func store(_ identity: String) {
         guard let identityFile else { return }
-        _ = AtomicFile.write(identity + "\n", to: identityFile, mode: 0o600)
+        // Not kept is not fatal: the next start asks for a new identity.
+        try? SmallFile.replace(identityFile, with: identity + "\n", mode: 0o600)
     }
 
     private func removeStoredIdentity() {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemIO
 import TrackingCore
 
 /// The AWS shared credentials file format (`~/.aws/credentials`, and the systemd credential
@@ -12,8 +13,11 @@ public struct SharedCredentialsFile: Sendable, Equatable {
     /// Reads and parses `path`; `nil` when the file does not exist.
     public static func load(_ path: String) throws(CredentialError) -> SharedCredentialsFile? {
         guard access(path, F_OK) == 0 else { return nil }
-        guard let text = TextFile.read(path) else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        let text: String
+        do throws(FileError) {
+            text = try SmallFile.read(path)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error.reason)")
         }
         var info = stat()
         let exposed = stat(path, &info) == 0 && (info.st_mode & 0o077) != 0

@@ -2,6 +2,7 @@ import AWSLocation
 import Glibc
 import GPSDReader
 import Spool
+import SystemIO
 import TrackingCore
 
 /// The daemon's configuration keys and how they are read: built-in defaults, then the file
@@ -430,32 +431,20 @@ public enum DaemonSettings {
         func failure(_ problem: String) -> ConfigurationError {
             ConfigurationError(key: "config", source: source ?? .builtIn, value: path, problem: problem)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if !required && code == ENOENT { return nil }
-            throw failure("cannot read the configuration file: \(String(cString: strerror(code)))")
-        }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            throw failure("is a directory; give the path of the configuration file (such as \(defaultConfigPath))")
-        }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot read the configuration file: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-            if bytes.count > maxFileBytes {
+        do throws(FileError) {
+            return try SmallFile.read(path, limit: maxFileBytes)
+        } catch {
+            switch error.reason {
+            case .system(.noSuchFile) where !required:
+                return nil
+            case .isDirectory:
+                throw failure("is a directory; give the path of the configuration file (such as \(defaultConfigPath))")
+            case .tooLarge:
                 throw failure("is larger than \(maxFileBytes / 1024) KiB, which no gpstrackd configuration is; is it the right file?")
+            case let .system(errno):
+                throw failure("cannot read the configuration file: \(errno)")
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

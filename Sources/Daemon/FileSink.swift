@@ -1,6 +1,7 @@
 import Glibc
 import Spool
 import Synchronization
+import SystemIO
 import TrackingCore
 import Uploader
 
@@ -128,11 +129,11 @@ public final class FileSink: Sendable {
         if stat(path, &info) == 0, Int64(info.st_size) >= maxBytes {
             rename(path, path + ".1")
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { return WriteFailure(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        guard FileOutput.write(text, to: fd) else { return WriteFailure(path: path, reason: String(cString: strerror(errno))) }
-        guard fsync(fd) == 0 else { return WriteFailure(path: path, reason: "fsync: " + String(cString: strerror(errno))) }
-        return nil
+        do throws(FileError) {
+            try SmallFile.append(text, to: path)
+            return nil
+        } catch {
+            return WriteFailure(path: path, reason: error.errno.map { error.doing.hasPrefix("fsync") ? "fsync: \($0)" : "\($0)" } ?? "\(error.reason)")
+        }
     }
 }

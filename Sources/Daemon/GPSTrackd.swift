@@ -1,3 +1,4 @@
+import SystemIO
 import TrackingCore
 
 /// The program: parses the command line, runs the command, returns the exit status.
@@ -12,10 +13,10 @@ public enum GPSTrackd {
         }
         switch command {
         case .help:
-            _ = FileOutput.write(Command.usage + "\n", to: 1)
+            try? FileDescriptor.standardOutput.writeAll(Command.usage + "\n")
             return .success
         case .version:
-            _ = FileOutput.write("gpstrackd \(Version.string)\n", to: 1)
+            try? FileDescriptor.standardOutput.writeAll("gpstrackd \(Version.string)\n")
             return .success
         case let .watch(options):
             let logger = Logger(
@@ -37,7 +38,7 @@ public enum GPSTrackd {
             do {
                 let loaded = try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname())
                 for warning in loaded.warnings { StandardError.write("gpstrackd: warning: \(warning)\n") }
-                _ = FileOutput.write(DaemonSettings.render(loaded) + "\n", to: 1)
+                try? FileDescriptor.standardOutput.writeAll(DaemonSettings.render(loaded) + "\n")
                 return .success
             } catch {
                 // Every mistake, one per line.

@@ -1,5 +1,6 @@
 import AWSLocation
 import Glibc
+import SystemIO
 import TrackingCore
 
 /// `gpstrackd history`: what the tracker stored for a device (all pages), as JSON lines or GPX —
@@ -56,7 +57,7 @@ public struct HistoryCommand: Sendable {
             return .unavailable
         }
         let text = options.format == .gpx ? Self.gpx(positions, device: device) : positions.map(Self.jsonLine).joined(separator: "\n")
-        _ = FileOutput.write(text.isEmpty ? "" : text + "\n", to: 1)
+        try? FileDescriptor.standardOutput.writeAll(text.isEmpty ? "" : text + "\n")
         logger.info("history: \(positions.count) positions of \(device) since \(start)")
         return .success
     }

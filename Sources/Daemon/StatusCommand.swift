@@ -1,5 +1,6 @@
 import Glibc
 import Spool
+import SystemIO
 import TrackingCore
 
 /// `gpstrackd status [--json]`: what the daemon with this configuration is doing, from the status
@@ -22,8 +23,8 @@ public struct StatusCommand: Sendable {
             return .config
         }
         let directory = loaded.configuration.stateDirectory
-        if let text = TextFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
-            _ = FileOutput.write((json ? status.json() : "gpstrackd is running\n" + status.summary) + "\n", to: 1)
+        if let text = try? SmallFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
+            try? FileDescriptor.standardOutput.writeAll((json ? status.json() : "gpstrackd is running\n" + status.summary) + "\n")
             return .success
         }
         // Not running: the spool still says what is waiting.
@@ -41,7 +42,7 @@ public struct StatusCommand: Sendable {
                 credentials: .init(source: nil, expires: nil))
             let text = json ? status.json() : "gpstrackd is not running (state directory \(directory))\n"
                 + "spool: \(stats.queued) queued" + (stats.oldest.map { ", oldest \($0)" } ?? "") + ", \(stats.deadLetters) dead letters"
-            _ = FileOutput.write(text + "\n", to: 1)
+            try? FileDescriptor.standardOutput.writeAll(text + "\n")
             return .unavailable
         } catch {
             StandardError.write("gpstrackd: \(error)\n")

@@ -1,3 +1,4 @@
+import SystemIO
 import TrackingCore
 
 /// What the daemon remembers of its tracker across restarts, in `<state-dir>/tracker.json`: the
@@ -17,7 +18,7 @@ struct TrackerMemory: Codable, Sendable, Equatable {
     static func path(in directory: String) -> String { directory + "/tracker.json" }
 
     static func load(from directory: String) -> TrackerMemory {
-        guard let text = TextFile.read(path(in: directory)),
+        guard let text = try? SmallFile.read(path(in: directory)),
               let memory = try? JSONCoder.decode(TrackerMemory.self, from: Array(text.utf8)) else { return TrackerMemory() }
         return memory
     }
@@ -25,7 +26,12 @@ struct TrackerMemory: Codable, Sendable, Equatable {
     /// Writes the file; returns what went wrong, if anything.
     func save(to directory: String) -> String? {
         guard let data = try? JSONCoder.encode(self) else { return "cannot encode the tracker memory" }
-        return AtomicFile.write(String(decoding: data, as: UTF8.self) + "\n", to: Self.path(in: directory))
+        do throws(FileError) {
+            try SmallFile.replace(Self.path(in: directory), with: String(decoding: data, as: UTF8.self) + "\n")
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     var knownFiltering: TrackerFiltering? { filtering.flatMap(TrackerFiltering.init(rawValue:)) }

@@ -1,5 +1,6 @@
 import Glibc
 import GPSDReader
+import SystemIO
 import TrackingCore
 
 /// `gpstrackd watch`: read gpsd and print each `Location` as one JSON line on stdout.
@@ -30,7 +31,7 @@ public struct WatchCommand: Sendable {
         var episodes = RejectionEpisodes()
         func write(_ lines: [String]) {
             guard status == .success, !lines.isEmpty else { return }
-            if !FileOutput.write(lines.joined(separator: "\n") + "\n", to: 1) {
+            if (try? FileDescriptor.standardOutput.writeAll(lines.joined(separator: "\n") + "\n")) == nil {
                 logger.error("stdout closed; stopping")
                 reader.stop()
                 status = .ioError

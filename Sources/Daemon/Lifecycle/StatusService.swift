@@ -1,6 +1,7 @@
 import Glibc
 import Spool
 import Synchronization
+import SystemIO
 import TrackingCore
 import Uploader
 
@@ -100,14 +101,24 @@ final class StatusService: Service {
         return stuck
     }
 
+    /// What went wrong replacing `path`, or nil.
+    private static func replace(_ path: String, with text: String) -> FileError? {
+        do throws(FileError) {
+            try SmallFile.replace(path, with: text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Writes status.json and the metrics file; returns what was written.
     @discardableResult
     private func publish(_ stats: SpoolStatistics?) async -> DaemonStatus {
         let status = await report.status(stats)
-        if let problem = AtomicFile.write(status.json() + "\n", to: statusPath) {
+        if let problem = Self.replace(statusPath, with: status.json() + "\n") {
             repeated.log("status-file", "cannot write \(statusPath): \(problem); gpstrackd status shows old figures until it can", to: logger)
         }
-        if let metricsPath, let problem = AtomicFile.write(status.metrics, to: metricsPath) {
+        if let metricsPath, let problem = Self.replace(metricsPath, with: status.metrics) {
             repeated.log("metrics-file", "cannot write the metrics file \(metricsPath): \(problem)", to: logger)
         }
         return status
