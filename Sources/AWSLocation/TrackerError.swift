@@ -31,11 +31,24 @@ public enum TrackerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Anything else the service answered.
     case unexpected(status: Int, type: String, message: String)
 
-    /// Worth retrying later with the same request.
-    public var isTransient: Bool {
+    /// What a sender does about it: the one answer the uploader and its tests share.
+    public enum Disposition: Sendable, Equatable {
+        /// Send the same request again later (not before `after` seconds when the service said).
+        case retry(after: Double?)
+        /// Some position in the batch is invalid: split the batch to find it.
+        case bisect
+        /// Nothing will go until the operator acts (permissions, the tracker's name, credentials,
+        /// the clock): say so once, retry slowly, keep the queue.
+        case misconfigured
+    }
+
+    public var disposition: Disposition {
         switch self {
-        case .throttled, .internalError, .network, .timeout: return true
-        default: return false
+        case let .throttled(retryAfter, _): return .retry(after: retryAfter)
+        case .internalError, .network, .timeout, .conflict, .unexpected: return .retry(after: nil)
+        case .validation: return .bisect
+        case .accessDenied, .resourceNotFound, .invalidCredentials, .signatureMismatch, .clockSkew, .credentials, .expiredCredentials:
+            return .misconfigured
         }
     }
 

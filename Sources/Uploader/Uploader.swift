@@ -292,18 +292,17 @@ public final class Uploader: Sendable {
             let itemErrors = try await client.batchUpdateDevicePosition(tracker: configuration.tracker, updates: updates)
             await settle(rows, itemErrors: itemErrors)
         } catch let error {
-            if case let .validation(message) = error {
+            switch error.disposition {
+            case .bisect:
+                // The service's own words go with a position set aside.
+                var message = error.description
+                if case let .validation(text) = error { message = text }
                 await bisect(rows, message: message)
-                return
-            }
-            await spool.release(rows.map(\.id))
-            switch error {
-            case let .throttled(retryAfter, _):
-                recordFailure(error.description, retryAfter: retryAfter, misconfigured: false, startedAt: started)
-            case .internalError, .network, .timeout, .conflict, .unexpected:
-                recordFailure(error.description, retryAfter: nil, misconfigured: false, startedAt: started)
-            case .accessDenied, .resourceNotFound, .invalidCredentials, .signatureMismatch, .clockSkew,
-                 .credentials, .expiredCredentials, .validation:
+            case let .retry(after):
+                await spool.release(rows.map(\.id))
+                recordFailure(error.description, retryAfter: after, misconfigured: false, startedAt: started)
+            case .misconfigured:
+                await spool.release(rows.map(\.id))
                 recordFailure(error.description, retryAfter: nil, misconfigured: true)
             }
         }

@@ -43,10 +43,12 @@ import TrackingCore
     }
 
     @Test func transientErrorsAreRetryable() {
-        #expect(classify(429, "ThrottlingException", "x").isTransient)
-        #expect(classify(500, nil, "x").isTransient)
-        #expect(!classify(400, "ValidationException", "x").isTransient)
-        #expect(!classify(403, "AccessDeniedException", "x").isTransient)
+        #expect(classify(429, "ThrottlingException", "x").disposition == .retry(after: nil))
+        #expect(classify(500, nil, "x").disposition == .retry(after: nil))
+        #expect(classify(409, "ConflictException", "x").disposition == .retry(after: nil), "as the uploader retries it")
+        #expect(classify(400, "ValidationException", "x").disposition == .bisect)
+        #expect(classify(403, "AccessDeniedException", "x").disposition == .misconfigured)
+        #expect(classify(404, "ResourceNotFoundException", "x").disposition == .misconfigured)
     }
 }
 

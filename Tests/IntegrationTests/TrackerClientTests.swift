@@ -169,7 +169,7 @@ import TrackingCore
             _ = try await tracker.getDevicePosition(tracker: "fleet", device: "d")
         } throws: { error in
             guard let error = error as? TrackerError, case .network = error else { return false }
-            return error.isTransient
+            return error.disposition == .retry(after: nil)
         }
     }
 }
