@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool", "Uploader", "AWSLocation"]),
-        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore"]),
+        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore", "Spool", "AWSLocation"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite", "TestSupport"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
         .testTarget(

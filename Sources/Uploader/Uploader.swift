@@ -23,65 +23,13 @@ import TrackingCore
 /// - `stop()`: no new batches; in-flight requests get `stopDeadline`; every unacknowledged
 ///   position stays in the spool.
 public final class Uploader: Sendable {
-    public struct Configuration: Sendable, Equatable {
-        public var tracker: String
-        public var deviceID: String
-        public var batchSize = 10
-        public var uploadInterval: Double = 5
-        public var maxInFlight = 4
-        public var maxRequestRate: Double = 10
-        public var properties: [PositionProperty] = [.speed, .course]
-        public var retry = RetryPolicy()
-        /// Seconds between attempts while misconfigured.
-        public var misconfiguredRetry: Double = 60
-        /// Seconds between backlog progress events.
-        public var progressInterval: Double = 30
-        /// A backlog worth reporting: this many positions queued.
-        public var backlogThreshold = 100
-        public var stopDeadline: Double = 10
-        /// The tracker's `PositionFiltering`: a position it would not store is not sent (it is
-        /// acknowledged as withheld), so that nothing is paid for and lost.
-        public var trackerFiltering: TrackerFiltering = .none
-        /// Whether `trackerFiltering` is the tracker's own (configured, answered, remembered): only
-        /// then are queued positions withheld for it, never on a guess.
-        public var trackerFilteringKnown = true
-
-        public init(tracker: String, deviceID: String) {
-            self.tracker = tracker
-            self.deviceID = deviceID
-        }
-    }
-
-    /// Counters for status and tests.
-    public struct Statistics: Sendable, Equatable {
-        public var uploaded = 0
-        public var requests = 0
-        public var failedRequests = 0
-        public var deadLettered = 0
-        /// Positions not sent because the tracker's filtering would not have stored them.
-        public var withheld = 0
-        public var lastSuccess: FixTime?
-        public var lastError: String?
-        /// The newest position the tracker accepted (by fix time): where its filtering stands.
-        public var lastStored: Location?
-    }
-
     private struct State {
         var active = 0
-        var failures = 0
-        /// When the last failure was counted: a request that started before it failed in the
-        /// same round (requests in flight together meet the same outage) and does not count again.
-        var failedAt: ContinuousClock.Instant?
-        var pausedUntil: ContinuousClock.Instant?
-        var problem: String?
+        /// When to send, wait or back off (pure; see `UploadSchedule`).
+        var schedule: UploadSchedule
         var statistics = Statistics()
-        /// When the partial batch in the spool is due (see `run()`).
-        var pendingDue: ContinuousClock.Instant?
-        /// The newest position (by fix time) let through to the tracker, sent or about to be.
-        var lastPlanned: Location?
-        /// The fix time of the position the tracker stored before this run: the row with it in the
-        /// spool was sent and stored, its acknowledgement lost.
-        var storedBefore: FixTime?
+        /// What the tracker's filtering would store of the queue (see `TrackerSpacingGuard`).
+        var spacing: TrackerSpacingGuard
     }
 
     /// Requests go out at 95 % of `maxRequestRate`: evenly spaced sends still arrive with some
@@ -97,9 +45,8 @@ public final class Uploader: Sendable {
     private let wallClock: @Sendable () -> FixTime
     private let random: @Sendable () -> Double
     private let clock = ContinuousClock()
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let bucket: Mutex<TokenBucket>
-    private let stopping = Atomic<Bool>(false)
     private let wakeup = Wakeup()
     private let loopTick = Mutex(ContinuousClock.now)
 
@@ -119,11 +66,10 @@ public final class Uploader: Sendable {
         lastStored: Location? = nil
     ) {
         self.settings = Mutex(configuration)
-        state.withLock {
-            $0.lastPlanned = lastStored
-            $0.storedBefore = lastStored?.time
-            $0.statistics.lastStored = lastStored
-        }
+        var initial = State(schedule: UploadSchedule(retry: configuration.retry, misconfiguredRetry: configuration.misconfiguredRetry),
+                            spacing: TrackerSpacingGuard(lastStored: lastStored))
+        initial.statistics.lastStored = lastStored
+        state = Mutex(initial)
         self.spool = spool
         self.client = client
         self.events = events
@@ -140,92 +86,97 @@ public final class Uploader: Sendable {
     /// queued positions and counters are kept.
     public func update(_ configuration: Configuration) {
         settings.withLock { $0 = configuration }
+        state.withLock {
+            $0.schedule.retry = configuration.retry
+            $0.schedule.misconfiguredRetry = configuration.misconfiguredRetry
+        }
         bucket.withLock { $0 = TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1) }
         wakeup.signal()
     }
 
     /// Stops taking new batches; `run()` returns once in-flight requests end or the deadline passes.
     public func stop() {
-        stopping.store(true, ordering: .releasing)
+        state.withLock { $0.schedule.stop() }
         wakeup.signal()
     }
 
-    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    private var isStopping: Bool {
+        state.withLock { $0.schedule.phase(at: clock.now, unsent: 0, active: 0, maxInFlight: 1) == .stopping }
+    }
+
+    /// The uploader's phase now (idle, batch due, paused, misconfigured, ...), for status.
+    public var phase: UploadSchedule.Phase {
+        let (active, limit) = (state.withLock { $0.active }, configuration.maxInFlight)
+        return state.withLock { $0.schedule.phase(at: clock.now, unsent: spool.unsent, active: active, maxInFlight: limit) }
+    }
 
     /// Uploads until `stop()`.
     public func run() async {
         var progress = ProgressTracker(interval: configuration.progressInterval, threshold: configuration.backlogThreshold)
-        while !isStopping {
+        while true {
             let configuration = self.configuration
             let now = clock.now
             loopTick.withLock { $0 = now }
             await reportProgress(&progress, at: now)
-            if let until = state.withLock({ $0.pausedUntil }), now < until {
-                await wakeup.wait(upTo: min(until - now, .seconds(10)))
+            let next = state.withLock { s in
+                s.schedule.next(at: now, unsent: spool.unsent, active: s.active, maxInFlight: configuration.maxInFlight,
+                                idleWait: .milliseconds(Int64(configuration.uploadInterval * 1000)))
+            }
+            switch next {
+            case .stop: break
+            case let .wait(duration):
+                await wakeup.wait(upTo: duration)
+                continue
+            case .look:
+                if let rows = await look(configuration, at: now) { launch(rows) }
                 continue
             }
-            if state.withLock({ $0.active }) >= configuration.maxInFlight {
-                await wakeup.wait(upTo: .seconds(1))
-                continue
-            }
-            if spool.unsent == 0 {
-                await waitForPositions(configuration)
-                continue
-            }
-            // A token first, so that no batch waits in flight for one.
-            if let wait = bucket.withLock({ $0.take(at: clock.now) }) {
-                try? await Task.sleep(for: wait)
-                continue
-            }
-            let rows: [SpooledPosition]
-            do {
-                rows = try await spool.peek(limit: configuration.batchSize)
-            } catch {
-                bucket.withLock { $0.refund() }
-                recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
-                continue
-            }
-            if rows.isEmpty {
-                bucket.withLock { $0.refund() }
-                await waitForPositions(configuration)
-                continue
-            }
-            if configuration.trackerFilteringKnown,
-               let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering), kept.count < rows.count {
-                // Some were withheld; what is left comes back with the next look.
-                bucket.withLock { $0.refund() }
-                await spool.release(kept.map(\.id))
-                continue
-            }
-            if rows.count < configuration.batchSize {
-                // A partial batch goes when its oldest fix is `uploadInterval` old, so the delay
-                // from fix to tracker stays near the interval even when the filter held the fix
-                // back for the track's shape. The age is clamped to the interval: a wrong system
-                // clock changes batching only, never how long a position waits.
-                let due = state.withLock { s -> ContinuousClock.Instant in
-                    if let due = s.pendingDue { return due }
-                    let age = min(max(rows[0].location.time.seconds(to: wallClock()), 0), configuration.uploadInterval)
-                    let due = now + .milliseconds(Int64((configuration.uploadInterval - age) * 1000))
-                    s.pendingDue = due
-                    return due
-                }
-                if now < due {
-                    bucket.withLock { $0.refund() }
-                    await spool.release(rows.map(\.id))
-                    await wakeup.wait(upTo: due - now)
-                    continue
-                }
-            }
-            state.withLock { $0.pendingDue = nil }
-            launch(rows)
+            break
         }
         await finishInFlight()
     }
 
-    /// Nothing to send: no partial batch pending; wait for new positions (or the interval).
-    private func waitForPositions(_ configuration: Configuration) async {
-        state.withLock { $0.pendingDue = nil }
-        await wakeup.wait(upTo: .seconds(max(1, configuration.uploadInterval)))
+    /// Takes a token and the next rows; returns the batch to send now, or nil (nothing, some
+    /// withheld, a partial batch not yet due, no token yet).
+    private func look(_ configuration: Configuration, at now: ContinuousClock.Instant) async -> [SpooledPosition]? {
+        // A token first, so that no batch waits in flight for one.
+        if let wait = bucket.withLock({ $0.take(at: clock.now) }) {
+            try? await Task.sleep(for: wait)
+            return nil
+        }
+        let rows: [SpooledPosition]
+        do {
+            rows = try await spool.peek(limit: configuration.batchSize)
+        } catch {
+            bucket.withLock { $0.refund() }
+            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
+            return nil
+        }
+        guard !rows.isEmpty else {
+            // `unsent` ran ahead of the queue (it is as of the last operation): wait for news.
+            bucket.withLock { $0.refund() }
+            state.withLock { $0.schedule.foundNothing() }
+            await wakeup.wait(upTo: .milliseconds(Int64(max(1, configuration.uploadInterval) * 1000)))
+            return nil
+        }
+        if configuration.trackerFilteringKnown,
+           let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering), kept.count < rows.count {
+            // Some were withheld; what is left comes back with the next look.
+            bucket.withLock { $0.refund() }
+            await spool.release(kept.map(\.id))
+            return nil
+        }
+        let goes = state.withLock { s in
+            rows.count < configuration.batchSize
+                ? s.schedule.partialBatchGoes(at: now, oldestAge: rows[0].location.time.seconds(to: wallClock()), interval: configuration.uploadInterval)
+                : { s.schedule.batchGoes(); return true }()
+        }
+        guard goes else {
+            bucket.withLock { $0.refund() }
+            await spool.release(rows.map(\.id))
+            return nil
+        }
+        return rows
     }
 
     // MARK: - The tracker's filtering
@@ -236,23 +187,7 @@ public final class Uploader: Sendable {
     /// row the tracker stored before a restart does not.
     private func withholdUnstorable(_ rows: [SpooledPosition], filtering: TrackerFiltering) async -> [SpooledPosition]? {
         guard filtering != .none else { return nil }
-        let (kept, withheld) = state.withLock { s -> ([SpooledPosition], [SpooledPosition]) in
-            var kept: [SpooledPosition] = []
-            var withheld: [SpooledPosition] = []
-            for row in rows {
-                if row.location.time == s.storedBefore {
-                    withheld.append(row)
-                } else if let last = s.lastPlanned, row.location.time <= last.time {
-                    kept.append(row)
-                } else if filtering.stores(row.location, after: s.lastPlanned) {
-                    kept.append(row)
-                    s.lastPlanned = row.location
-                } else {
-                    withheld.append(row)
-                }
-            }
-            return (kept, withheld)
-        }
+        let (kept, withheld) = state.withLock { $0.spacing.split(rows, filtering: filtering) }
         guard !withheld.isEmpty else { return nil }
         do {
             try await spool.ack(withheld.map(\.id))
@@ -320,43 +255,21 @@ public final class Uploader: Sendable {
     }
 
     private func settle(_ rows: [SpooledPosition], itemErrors: [BatchItemError]) async {
-        var byTime: [FixTime: BatchItemError] = [:]
-        for error in itemErrors { if let time = error.sampleTime { byTime[time] = error } }
-        var accepted: [Int64] = []
-        var retry: [Int64] = []
-        var refused: [String: (message: String, rows: [SpooledPosition])] = [:]
-        for row in rows {
-            guard let error = byTime[row.location.time] else {
-                accepted.append(row.id)
-                continue
-            }
-            if error.isRetryable {
-                retry.append(row.id)
-            } else {
-                refused[error.code, default: (error.message, [])].rows.append(row)
-            }
-        }
+        let outcome = BatchOutcome(rows, itemErrors: itemErrors)
+        let (accepted, retry) = (outcome.stored.map(\.id), outcome.retryLater.map(\.id))
         do {
             try await spool.ack(accepted)
         } catch {
             recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
         }
-        for (code, group) in refused.sorted(by: { $0.key < $1.key }) {
-            await reject(group.rows, code: code, message: group.message)
-        }
+        for group in outcome.refused { await reject(group.rows, code: group.code, message: group.message) }
         await spool.release(retry)
-        let newest = rows.filter { byTime[$0.location.time] == nil }.map(\.location).max { $0.time < $1.time }
+        let newest = outcome.newestStored
         let recovered = state.withLock { s -> Int? in
             s.statistics.uploaded += accepted.count
             if let newest, s.statistics.lastStored.map({ $0.time < newest.time }) ?? true { s.statistics.lastStored = newest }
             s.statistics.lastSuccess = wallClock()
-            let failures = s.failures
-            if retry.isEmpty {
-                s.failures = 0
-                s.pausedUntil = nil
-                s.problem = nil
-            }
-            return failures > 0 && retry.isEmpty ? failures : nil
+            return retry.isEmpty ? s.schedule.succeeded() : nil
         }
         if let recovered { events(.recovered(afterFailures: recovered)) }
         if !retry.isEmpty {
@@ -375,31 +288,15 @@ public final class Uploader: Sendable {
         }
     }
 
-    /// Pauses new batches after a failure and reports the first failure of an episode.
-    /// Counts a failure and pauses sending. `startedAt` is when the failing request began: the
-    /// requests in flight together when the service fails all fail, and count as one failure,
-    /// so that a short outage with four in flight does not back off as a long one would.
+    /// Counts a failure (see `UploadSchedule.failed`) and reports the first of an episode.
     private func recordFailure(_ reason: String, retryAfter: Double?, misconfigured: Bool, quiet: Bool = false,
                                startedAt: ContinuousClock.Instant? = nil) {
         let now = clock.now
         let event = state.withLock { s -> UploaderEvent? in
-            let sameRound = startedAt.flatMap { started in s.failedAt.map { started < $0 } } ?? false
-            if !sameRound || s.failures == 0 {
-                s.failures += 1
-                s.failedAt = now
-            }
             s.statistics.failedRequests += quiet ? 0 : 1
             s.statistics.lastError = reason
-            let delay = misconfigured
-                ? configuration.misconfiguredRetry
-                : configuration.retry.delay(failures: s.failures, retryAfter: retryAfter, unit: random())
-            let until = now + .milliseconds(Int64(delay * 1000))
-            if s.pausedUntil.map({ $0 < until }) ?? true { s.pausedUntil = until }
-            guard !quiet, s.problem != reason || s.failures == 1 else { return nil }
-            let first = s.problem == nil
-            s.problem = reason
-            guard first || misconfigured else { return nil }
-            return misconfigured ? .misconfigured(reason, retryIn: delay) : .failing(reason, retryIn: delay)
+            return s.schedule.failed(reason, retryAfter: retryAfter, misconfigured: misconfigured, quiet: quiet,
+                                     startedAt: startedAt, at: now, unit: random())
         }
         if let event { events(event) }
     }
@@ -426,44 +323,5 @@ public final class Uploader: Sendable {
         if let event = progress.update(queued: stats.queued, oldest: stats.oldest, uploaded: uploaded, at: now, wall: wallClock()) {
             events(event)
         }
-    }
-}
-
-/// Decides when to say "backlog …" and "drained".
-struct ProgressTracker {
-    let interval: Double
-    let threshold: Int
-    private var last: ContinuousClock.Instant?
-    private var lastUploaded = 0
-    private var backlogStart: (ContinuousClock.Instant, Int)?
-
-    init(interval: Double, threshold: Int) {
-        self.interval = interval
-        self.threshold = threshold
-    }
-
-    func due(at now: ContinuousClock.Instant) -> Bool {
-        guard let last else { return true }
-        return now - last >= .milliseconds(Int64(interval * 1000))
-    }
-
-    mutating func update(queued: Int, oldest: FixTime?, uploaded: Int, at now: ContinuousClock.Instant, wall: FixTime) -> UploaderEvent? {
-        let elapsed = last.map { Self.seconds(now - $0) } ?? 0
-        let rate = elapsed > 0 ? Double(uploaded - lastUploaded) / elapsed : 0
-        last = now
-        lastUploaded = uploaded
-        if queued >= threshold {
-            if backlogStart == nil { backlogStart = (now, uploaded) }
-            return .backlog(queued: queued, oldest: oldest, ratePerSecond: rate, now: wall)
-        }
-        if let (start, startUploaded) = backlogStart, queued == 0 {
-            backlogStart = nil
-            return .drained(uploaded: uploaded - startUploaded, seconds: Self.seconds(now - start))
-        }
-        return nil
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
