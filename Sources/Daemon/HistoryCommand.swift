@@ -64,16 +64,16 @@ public struct HistoryCommand: Sendable {
 
     static func jsonLine(_ p: DevicePosition) -> String {
         var line = "{\"deviceId\":"
-        LocationJSON.appendQuoted(p.deviceID, to: &line)
+        JSONValue.appendQuoted(p.deviceID, to: &line)
         line += ",\"sampleTime\":\"\(p.sampleTime.iso8601)\""
         if let received = p.receivedTime { line += ",\"receivedTime\":\"\(received.iso8601)\"" }
         line += ",\"latitude\":\(p.latitude),\"longitude\":\(p.longitude)"
         if let accuracy = p.horizontalAccuracy { line += ",\"horizontalAccuracy\":\(accuracy)" }
         for key in p.properties.keys.sorted() {
             line += ","
-            LocationJSON.appendQuoted(key, to: &line)
+            JSONValue.appendQuoted(key, to: &line)
             line += ":"
-            LocationJSON.appendQuoted(p.properties[key] ?? "", to: &line)
+            JSONValue.appendQuoted(p.properties[key] ?? "", to: &line)
         }
         return line + "}"
     }

@@ -74,12 +74,12 @@ public struct Logger: Sendable {
             for (key, value) in fields { line += " \(key)=\(Self.quoted(value))" }
         case .json:
             line = "{\"time\":\"\(now().iso8601)\",\"level\":\"\(level)\",\"message\":"
-            LocationJSON.appendQuoted(message, to: &line)
+            JSONValue.appendQuoted(message, to: &line)
             for (key, value) in fields {
                 line += ","
-                LocationJSON.appendQuoted(key, to: &line)
+                JSONValue.appendQuoted(key, to: &line)
                 line += ":"
-                LocationJSON.appendQuoted(value, to: &line)
+                JSONValue.appendQuoted(value, to: &line)
             }
             line += "}"
         }
@@ -92,7 +92,7 @@ public struct Logger: Sendable {
             return value
         }
         var out = ""
-        LocationJSON.appendQuoted(value, to: &out)
+        JSONValue.appendQuoted(value, to: &out)
         return out
     }
 }

@@ -57,6 +57,15 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Appends `value` as a JSON string literal to text (a log line, a JSON line): the one
+    /// escaper, shared with the encoder.
+    public static func appendQuoted(_ value: String, to out: inout String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        writeString(value, to: &bytes)
+        out.append(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// A JSON string: UTF-8 as is, with quotes, backslashes and control characters escaped.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))

@@ -47,28 +47,6 @@ public enum LocationJSON {
         out.append(",\"")
         out.append(key)
         out.append("\":")
-        appendQuoted(value, to: &out)
-    }
-
-    /// Appends `value` as a JSON string literal, escaping quotes, backslashes and control characters.
-    public static func appendQuoted(_ value: String, to out: inout String) {
-        out.append("\"")
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out.append("\\u")
-                out.append(String(repeating: "0", count: 4 - hex.count))
-                out.append(hex)
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out.append("\"")
+        JSONValue.appendQuoted(value, to: &out)
     }
 }

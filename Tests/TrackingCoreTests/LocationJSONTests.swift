@@ -16,4 +16,12 @@ import TrackingCore
         #expect(LocationJSON.line(for: location, extra: [("kept", "heartbeat")]) ==
             #"{"time":"2026-11-01T08:00:01.500Z","mode":"2d","latitude":-1.0,"longitude":2.0,"device":"a\"b\\c\n","kept":"heartbeat"}"#)
     }
+
+    @Test func oneEscaperForTextAndForTheEncoder() throws {
+        var text = ""
+        JSONValue.appendQuoted("say \"hi\"\\ \n\t\u{01} é", to: &text)
+        #expect(text == "\"say \\\"hi\\\"\\\\ \\n\\t\\u0001 é\"")
+        #expect(String(decoding: JSONValue.string("say \"hi\"\\ \n\t\u{01} é").bytes, as: UTF8.self) == text, "the encoder writes the same")
+        #expect(try JSONValue.parse(Array(text.utf8)) == .string("say \"hi\"\\ \n\t\u{01} é"), "and it reads back")
+    }
 }
