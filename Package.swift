@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "AWSLocation", dependencies: ["TrackingCore", "SystemIO", "CCrypto", "CTLS"], swiftSettings: compact),
 
         // Batching, rate limit, retries and per-item errors between the spool and the tracker.
-        .target(name: "Uploader", dependencies: ["TrackingCore", "Spool", "AWSLocation"], swiftSettings: compact),
+        .target(name: "Uploader", dependencies: ["TrackingCore", "SystemIO", "Spool", "AWSLocation"], swiftSettings: compact),
 
         // Command line, configuration, lifecycle, logging.
         .target(name: "Daemon", dependencies: ["TrackingCore", "SystemIO", "GPSDReader", "AWSLocation", "Spool", "Uploader", "CClock"], swiftSettings: compact),

@@ -69,8 +69,10 @@ public struct DaemonCommand: Sendable {
             // Spacing holds across a restart: from the newest position the tracker has or will have.
             for point in [memory.lastStoredLocation, try? await spool.newest()].compactMap({ $0 }) { stage.resume(after: point) }
         case .file:
-            sink = FileSink(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes, spool: spool, interval: c.uploadInterval,
-                            onError: { problem in repeated.log("file-sink", problem, level: .error, to: logger) })
+            var settings = Uploader.Configuration(tracker: "", deviceID: c.deviceID)
+            settings.take(c)
+            sink = Uploader(configuration: settings, spool: spool, destination: FileDestination(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes),
+                            events: { Self.log($0, logger, repeated) })
         }
         let live = LiveState(stage: stage)
         let reader = GPSDReader(configuration: .init(
@@ -86,7 +88,7 @@ public struct DaemonCommand: Sendable {
             ])
         }
         let delivery = SinkService(sink: sink, filtering: tracker?.filtering)
-        let report = StatusReport(gpsd: c.gpsd.description, sink: c.sink, live: live, uploader: tracker?.uploader, fileSink: sink as? FileSink,
+        let report = StatusReport(gpsd: c.gpsd.description, sink: c.sink, live: live, uploader: sink as? Uploader,
                                   filtering: tracker?.filtering, credentials: tracker?.credentials, credentialSource: tracker?.credentialSource)
         let status = StatusService(
             report: report, spool: spool, watched: [(pipeline.name, { @Sendable in pipeline.liveness }), (delivery.name, { @Sendable in delivery.liveness })],

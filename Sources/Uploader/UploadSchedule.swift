@@ -65,8 +65,9 @@ public struct UploadSchedule: Sendable {
         }
     }
 
-    /// The queue held none after all (a look found it empty).
-    public mutating func foundNothing() { partialDue = nil }
+    /// The queue held none after all (a look found it empty), or the interval changed (a
+    /// reload): the next partial batch's due time is worked out anew.
+    public mutating func forgetPartialBatch() { partialDue = nil }
 
     /// A look found `count` positions, fewer than a full batch, the oldest of which is `age`
     /// seconds old by its fix time: whether they go now. A partial batch goes when its oldest fix

@@ -40,7 +40,7 @@ public final class Uploader: Sendable {
     public var configuration: Configuration { settings.withLock { $0 } }
     private let settings: Mutex<Configuration>
     private let spool: Spool
-    private let client: TrackerClient
+    private let destination: any Destination
     private let events: @Sendable (UploaderEvent) -> Void
     private let wallClock: @Sendable () -> FixTime
     private let random: @Sendable () -> Double
@@ -59,7 +59,7 @@ public final class Uploader: Sendable {
     public var longestWait: Duration { .milliseconds(Int64(max(configuration.uploadInterval, 10) * 1000)) }
 
     public init(
-        configuration: Configuration, spool: Spool, client: TrackerClient,
+        configuration: Configuration, spool: Spool, destination: any Destination,
         events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },
         wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
@@ -71,13 +71,25 @@ public final class Uploader: Sendable {
         initial.statistics.lastStored = lastStored
         state = Mutex(initial)
         self.spool = spool
-        self.client = client
+        self.destination = destination
         self.events = events
         self.wallClock = wallClock
         self.random = random
         bucket = Mutex(TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1))
         // New positions in the spool: look sooner.
         spool.onAppend { [wakeup] in wakeup.signal() }
+    }
+
+    /// An uploader to the tracker behind `client`.
+    public convenience init(
+        configuration: Configuration, spool: Spool, client: TrackerClient,
+        events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },
+        wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        lastStored: Location? = nil
+    ) {
+        self.init(configuration: configuration, spool: spool, destination: TrackerDestination(client: client), events: events,
+                  wallClock: wallClock, random: random, lastStored: lastStored)
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
@@ -89,6 +101,7 @@ public final class Uploader: Sendable {
         state.withLock {
             $0.schedule.retry = configuration.retry
             $0.schedule.misconfiguredRetry = configuration.misconfiguredRetry
+            $0.schedule.forgetPartialBatch()
         }
         bucket.withLock { $0 = TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1) }
         wakeup.signal()
@@ -106,7 +119,7 @@ public final class Uploader: Sendable {
 
     /// The uploader's phase now (idle, batch due, paused, misconfigured, ...), for status.
     public var phase: UploadSchedule.Phase {
-        let (active, limit) = (state.withLock { $0.active }, configuration.maxInFlight)
+        let (active, limit) = (state.withLock { $0.active }, destination.limits(configuration).maxInFlight)
         return state.withLock { $0.schedule.phase(at: clock.now, unsent: spool.unsent, active: active, maxInFlight: limit) }
     }
 
@@ -115,11 +128,12 @@ public final class Uploader: Sendable {
         var progress = ProgressTracker(interval: configuration.progressInterval, threshold: configuration.backlogThreshold)
         while true {
             let configuration = self.configuration
+            let limits = destination.limits(configuration)
             let now = clock.now
             loopTick.withLock { $0 = now }
             await reportProgress(&progress, at: now)
             let next = state.withLock { s in
-                s.schedule.next(at: now, unsent: spool.unsent, active: s.active, maxInFlight: configuration.maxInFlight,
+                s.schedule.next(at: now, unsent: spool.unsent, active: s.active, maxInFlight: limits.maxInFlight,
                                 idleWait: .milliseconds(Int64(configuration.uploadInterval * 1000)))
             }
             switch next {
@@ -128,25 +142,37 @@ public final class Uploader: Sendable {
                 await wakeup.wait(upTo: duration)
                 continue
             case .look:
-                if let rows = await look(configuration, at: now) { launch(rows) }
+                if let rows = await look(configuration, limits, at: now) { launch(rows) }
                 continue
             }
             break
         }
         await finishInFlight()
+        if destination.limits(configuration).drainsOnStop { await drain() }
+    }
+
+    /// At a stop, for a destination the operator reads (a file): everything queued goes now, until
+    /// the queue is empty or a delivery fails (what is left stays in the spool).
+    private func drain() async {
+        let limits = destination.limits(configuration)
+        while let rows = try? await spool.peek(limit: limits.batchSize), !rows.isEmpty {
+            let before = state.withLock { $0.statistics.failedRequests }
+            await send(rows, tokenTaken: true)
+            if state.withLock({ $0.statistics.failedRequests }) != before { break }
+        }
     }
 
     /// Takes a token and the next rows; returns the batch to send now, or nil (nothing, some
     /// withheld, a partial batch not yet due, no token yet).
-    private func look(_ configuration: Configuration, at now: ContinuousClock.Instant) async -> [SpooledPosition]? {
+    private func look(_ configuration: Configuration, _ limits: DestinationLimits, at now: ContinuousClock.Instant) async -> [SpooledPosition]? {
         // A token first, so that no batch waits in flight for one.
-        if let wait = bucket.withLock({ $0.take(at: clock.now) }) {
+        if limits.rateLimited, let wait = bucket.withLock({ $0.take(at: clock.now) }) {
             try? await Task.sleep(for: wait)
             return nil
         }
         let rows: [SpooledPosition]
         do {
-            rows = try await spool.peek(limit: configuration.batchSize)
+            rows = try await spool.peek(limit: limits.batchSize)
         } catch {
             bucket.withLock { $0.refund() }
             recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
@@ -155,7 +181,7 @@ public final class Uploader: Sendable {
         guard !rows.isEmpty else {
             // `unsent` ran ahead of the queue (it is as of the last operation): wait for news.
             bucket.withLock { $0.refund() }
-            state.withLock { $0.schedule.foundNothing() }
+            state.withLock { $0.schedule.forgetPartialBatch() }
             await wakeup.wait(upTo: .milliseconds(Int64(max(1, configuration.uploadInterval) * 1000)))
             return nil
         }
@@ -167,7 +193,7 @@ public final class Uploader: Sendable {
             return nil
         }
         let goes = state.withLock { s in
-            rows.count < configuration.batchSize
+            rows.count < limits.batchSize
                 ? s.schedule.partialBatchGoes(at: now, oldestAge: rows[0].location.time.seconds(to: wallClock()), interval: configuration.uploadInterval)
                 : { s.schedule.batchGoes(); return true }()
         }
@@ -209,7 +235,7 @@ public final class Uploader: Sendable {
             await send(rows, tokenTaken: true)
             let wasFull = state.withLock { s -> Bool in
                 s.active -= 1
-                return s.active + 1 >= configuration.maxInFlight
+                return s.active + 1 >= destination.limits(configuration).maxInFlight
             }
             // The loop waits for new positions on its own; it needs waking only for a free slot,
             // rows back in the queue (or still there), or a stop.
@@ -219,26 +245,23 @@ public final class Uploader: Sendable {
 
     /// Sends `rows` and settles every one of them: acknowledged, dead-lettered or released.
     private func send(_ rows: [SpooledPosition], tokenTaken: Bool) async {
-        if !tokenTaken { await takeToken() }
-        let updates = rows.map { DevicePositionUpdate(deviceID: configuration.deviceID, location: $0.location, properties: configuration.properties) }
+        let configuration = self.configuration
+        if !tokenTaken, destination.limits(configuration).rateLimited { await takeToken() }
         state.withLock { $0.statistics.requests += 1 }
         let started = clock.now
         do {
-            let itemErrors = try await client.batchUpdateDevicePosition(tracker: configuration.tracker, updates: updates)
-            await settle(rows, itemErrors: itemErrors)
-        } catch let error {
-            switch error.disposition {
+            await settle(rows, outcomes: try await destination.deliver(rows, configuration))
+        } catch let failure {
+            switch failure.disposition {
             case .bisect:
                 // The service's own words go with a position set aside.
-                var message = error.description
-                if case let .validation(text) = error { message = text }
-                await bisect(rows, message: message)
+                await bisect(rows, message: failure.detail ?? failure.reason)
             case let .retry(after):
                 await spool.release(rows.map(\.id))
-                recordFailure(error.description, retryAfter: after, misconfigured: false, startedAt: started)
+                recordFailure(failure.reason, retryAfter: after, misconfigured: false, startedAt: started)
             case .misconfigured:
                 await spool.release(rows.map(\.id))
-                recordFailure(error.description, retryAfter: nil, misconfigured: true)
+                recordFailure(failure.reason, retryAfter: nil, misconfigured: true)
             }
         }
     }
@@ -254,8 +277,8 @@ public final class Uploader: Sendable {
         await send(Array(rows[half...]), tokenTaken: false)
     }
 
-    private func settle(_ rows: [SpooledPosition], itemErrors: [BatchItemError]) async {
-        let outcome = BatchOutcome(rows, itemErrors: itemErrors)
+    private func settle(_ rows: [SpooledPosition], outcomes: [PositionOutcome]) async {
+        let outcome = BatchOutcome(rows, outcomes: outcomes)
         let (accepted, retry) = (outcome.stored.map(\.id), outcome.retryLater.map(\.id))
         do {
             try await spool.ack(accepted)
@@ -273,7 +296,7 @@ public final class Uploader: Sendable {
         }
         if let recovered { events(.recovered(afterFailures: recovered)) }
         if !retry.isEmpty {
-            recordFailure("the tracker asked to retry \(retry.count) position(s) later", retryAfter: nil, misconfigured: false, quiet: true)
+            recordFailure("\(destination.name) asked to retry \(retry.count) position(s) later", retryAfter: nil, misconfigured: false, quiet: true)
         }
     }
 

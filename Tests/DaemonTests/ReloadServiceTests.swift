@@ -85,10 +85,13 @@ import Uploader
         let started = try Self.load(Self.base).configuration
         let logger = Logger(level: .info, format: .journal)
         let stage = FilterStage(configuration: started.filter, logger: logger) { _ in }
-        let sink = FileSink(path: "/tmp/gpstrackd-reload-none.jsonl", maxBytes: 1 << 20, spool: try await Self.spool(), interval: 5)
+        var settings = Uploader.Configuration(tracker: "", deviceID: "van-3")
+        settings.uploadInterval = 5
+        let sink = Uploader(configuration: settings, spool: try await Self.spool(),
+                            destination: FileDestination(path: "/tmp/gpstrackd-reload-none.jsonl", maxBytes: 1 << 20))
         let reload = ReloadService(running: started, load: { try Self.load(Self.base + ["--max-deviation", "-1", "--upload-interval", "9"]) },
                                    logger: logger, stage: stage, sink: sink, filtering: nil)
         #expect(reload.reload() == nil)
-        #expect(stage.configuration == started.filter && sink.interval == 5)
+        #expect(stage.configuration == started.filter && sink.configuration.uploadInterval == 5)
     }
 }

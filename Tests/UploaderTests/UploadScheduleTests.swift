@@ -111,11 +111,17 @@ import TrackingCore
         func error(_ n: Int, _ code: String) -> BatchItemError {
             BatchItemError(deviceID: "d", sampleTime: Self.start.adding(seconds: Double(n)), code: code, message: "\(code) \(n)")
         }
-        let outcome = BatchOutcome(rows, itemErrors: [error(2, "ThrottlingError"), error(3, "ValidationError"), error(5, "ValidationError"), error(4, "AccessDeniedError")])
+        let outcomes = TrackerDestination.outcomes(rows, itemErrors: [
+            error(2, "ThrottlingError"), error(3, "ValidationError"), error(5, "ValidationError"), error(4, "AccessDeniedError"),
+        ])
+        #expect(outcomes == [.stored, .retryLater, .refused(code: "ValidationError", message: "ValidationError 3"),
+                             .refused(code: "AccessDeniedError", message: "AccessDeniedError 4"), .refused(code: "ValidationError", message: "ValidationError 5")])
+        let outcome = BatchOutcome(rows, outcomes: outcomes)
         #expect(outcome.stored.map(\.id) == [1])
         #expect(outcome.retryLater.map(\.id) == [2])
         #expect(outcome.refused.map(\.code) == ["AccessDeniedError", "ValidationError"])
         #expect(outcome.refused.last?.rows.map(\.id) == [3, 5])
         #expect(outcome.newestStored?.time == Self.start.adding(seconds: 1))
+        #expect(BatchOutcome(rows, outcomes: [.stored]).retryLater.map(\.id) == [2, 3, 4, 5], "positions not answered for go again")
     }
 }

@@ -1,7 +1,8 @@
 import Uploader
 
-/// What the sink service drives: the uploader (the tracker) or the file sink. Both run a loop
-/// until `stop()`, and say when it last went round and the longest it waits when all is well.
+/// What the sink service drives: the uploader (to the tracker or the file, see `Destination`),
+/// or in tests a stand-in. It runs a loop until `stop()`, and says when it last went round and
+/// the longest it waits when all is well.
 protocol PositionSink: Sendable {
     func run() async
     func stop()
@@ -30,9 +31,6 @@ extension Uploader.Configuration {
     }
 }
 
-extension FileSink: PositionSink {
-    func apply(_ configuration: DaemonConfiguration) { update(interval: configuration.uploadInterval) }
-}
 
 /// The spool's consumer: moves positions to the tracker or the file until shut down.
 ///
