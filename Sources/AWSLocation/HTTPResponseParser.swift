@@ -85,11 +85,9 @@ struct HTTPResponseParser {
                 pending.removeFirst(end + 4)
                 try startBody(lines.map(String.init))
             case let .fixed(remaining):
-                let take = min(remaining, pending.count)
-                body.append(contentsOf: pending[..<take])
-                pending.removeFirst(take)
-                guard take == remaining else {
-                    state = .fixed(remaining: remaining - take)
+                let left = takeBody(remaining)
+                guard left == 0 else {
+                    state = .fixed(remaining: left)
                     return nil
                 }
                 state = .done
@@ -99,11 +97,9 @@ struct HTTPResponseParser {
                 guard let size = Int(digits, radix: 16), size >= 0 else { throw .badChunk("size '\(line.prefix(20))'") }
                 state = size == 0 ? .trailers : .chunkData(remaining: size)
             case let .chunkData(remaining):
-                let take = min(remaining, pending.count)
-                body.append(contentsOf: pending[..<take])
-                pending.removeFirst(take)
-                guard take == remaining else {
-                    state = .chunkData(remaining: remaining - take)
+                let left = takeBody(remaining)
+                guard left == 0 else {
+                    state = .chunkData(remaining: left)
                     return nil
                 }
                 state = .chunkEnd
@@ -156,6 +152,14 @@ struct HTTPResponseParser {
             keepAlive = false
             state = .untilClose
         }
+    }
+
+    /// Moves up to `remaining` bytes of what arrived into the body; returns how many are still to come.
+    private mutating func takeBody(_ remaining: Int) -> Int {
+        let take = min(remaining, pending.count)
+        body.append(contentsOf: pending[..<take])
+        pending.removeFirst(take)
+        return remaining - take
     }
 
     /// One CRLF-ended line, when it is in.

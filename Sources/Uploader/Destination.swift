@@ -23,12 +23,17 @@ public struct DestinationLimits: Sendable, Equatable {
     /// Whatever is queued at a stop is delivered before the uploader returns (a file the operator
     /// reads; the tracker's queue waits durably for the next start instead).
     public var drainsOnStop: Bool
+    /// A partial batch's wait counts from its oldest fix's time (the tracker: the delay from fix
+    /// to map stays near `upload-interval`), or from when it was first seen (the file: one write
+    /// per interval also when old fixes are replayed or a backlog comes).
+    public var waitsFromFixTime: Bool
 
-    public init(batchSize: Int, maxInFlight: Int, rateLimited: Bool, drainsOnStop: Bool) {
+    public init(batchSize: Int, maxInFlight: Int, rateLimited: Bool, drainsOnStop: Bool, waitsFromFixTime: Bool) {
         self.batchSize = batchSize
         self.maxInFlight = maxInFlight
         self.rateLimited = rateLimited
         self.drainsOnStop = drainsOnStop
+        self.waitsFromFixTime = waitsFromFixTime
     }
 }
 
@@ -67,7 +72,7 @@ public struct TrackerDestination: Destination {
     public var name: String { "the tracker" }
 
     public func limits(_ configuration: Uploader.Configuration) -> DestinationLimits {
-        DestinationLimits(batchSize: configuration.batchSize, maxInFlight: configuration.maxInFlight, rateLimited: true, drainsOnStop: false)
+        DestinationLimits(batchSize: configuration.batchSize, maxInFlight: configuration.maxInFlight, rateLimited: true, drainsOnStop: false, waitsFromFixTime: true)
     }
 
     public func deliver(_ batch: [SpooledPosition], _ configuration: Uploader.Configuration) async throws(DeliveryFailure) -> [PositionOutcome] {

@@ -5,8 +5,8 @@ import TrackingCore
 
 /// The `file` sink: JSON lines (the `watch` schema plus `"kept"`), fsynced before the positions
 /// are acknowledged, rotated to `<file>.1` beyond `maxBytes`. Large batches one at a time (the
-/// lines stay in order; one fsync per batch), no request rate, and what is queued at a stop is
-/// written before the daemon exits.
+/// lines stay in order), at most one write and fsync per `upload-interval` unless 500 are queued,
+/// no request rate, and what is queued at a stop is written before the daemon exits.
 public struct FileDestination: Destination {
     public let path: String
     public let maxBytes: Int64
@@ -21,7 +21,7 @@ public struct FileDestination: Destination {
     public var name: String { "the file \(path)" }
 
     public func limits(_ configuration: Uploader.Configuration) -> DestinationLimits {
-        DestinationLimits(batchSize: Self.batchSize, maxInFlight: 1, rateLimited: false, drainsOnStop: true)
+        DestinationLimits(batchSize: Self.batchSize, maxInFlight: 1, rateLimited: false, drainsOnStop: true, waitsFromFixTime: false)
     }
 
     public func deliver(_ batch: [SpooledPosition], _ configuration: Uploader.Configuration) async throws(DeliveryFailure) -> [PositionOutcome] {

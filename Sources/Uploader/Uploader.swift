@@ -194,7 +194,8 @@ public final class Uploader: Sendable {
         }
         let goes = state.withLock { s in
             rows.count < limits.batchSize
-                ? s.schedule.partialBatchGoes(at: now, oldestAge: rows[0].location.time.seconds(to: wallClock()), interval: configuration.uploadInterval)
+                ? s.schedule.partialBatchGoes(at: now, oldestAge: limits.waitsFromFixTime ? rows[0].location.time.seconds(to: wallClock()) : 0,
+                                             interval: configuration.uploadInterval)
                 : { s.schedule.batchGoes(); return true }()
         }
         guard goes else {

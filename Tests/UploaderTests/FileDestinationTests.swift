@@ -41,7 +41,7 @@ import Uploader
         #expect(rotated.hasPrefix(#"{"time":"2026-11-30T08:00:00.000Z","mode":"2d","latitude":52.5,"longitude":13.4,"kept":"first"}"#))
         #expect(rotated.split(separator: "\n").count == 300)
         #expect(current == #"{"time":"2026-11-30T08:06:40.000Z","mode":"2d","latitude":52.5,"longitude":13.4}"# + "\n")
-        #expect(file.limits(Self.configuration(interval: 5)) == DestinationLimits(batchSize: 500, maxInFlight: 1, rateLimited: false, drainsOnStop: true))
+        #expect(file.limits(Self.configuration(interval: 5)) == DestinationLimits(batchSize: 500, maxInFlight: 1, rateLimited: false, drainsOnStop: true, waitsFromFixTime: false))
     }
 
     @Test func aWriteThatFailsSaysWhyAndIsRetriedWithThePositionsKept() async throws {
@@ -76,19 +76,21 @@ import Uploader
         let uploader = Uploader(configuration: Self.configuration(interval: 3600), spool: spool, destination: FileDestination(path: path, maxBytes: 1 << 20))
         let running = Task { await uploader.run() }
         try await spool.append(fresh(0))
+        // A fix weeks old waits too: the file's interval counts from when a batch is first seen.
+        try await spool.append(Self.location(0))
         try await Task.sleep(for: .milliseconds(300))
         #expect(uploader.statistics.uploaded == 0, "not before the hour is up")
         var settings = uploader.configuration
         settings.uploadInterval = 0.2
         uploader.update(settings)
-        #expect(await Self.waitUntil { uploader.statistics.uploaded == 1 }, "the new interval applies at once")
+        #expect(await Self.waitUntil { uploader.statistics.uploaded == 2 }, "the new interval applies at once")
         #expect(uploader.longestWait >= .seconds(10))
         settings.uploadInterval = 3600
         uploader.update(settings)
         for n in 1...3 { try await spool.append(fresh(n)) }
         uploader.stop()
         await running.value
-        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 4, "what was queued at the stop is in the file")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 5, "what was queued at the stop is in the file")
         #expect(try await spool.statistics().queued == 0)
     }
 }
