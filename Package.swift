@@ -77,7 +77,7 @@ let package = Package(
         ),
 
         // Benchmarks that print figures, and the child of the spool crash test.
-        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "TrackingCore", "AWSLocation", "Uploader"]),
+        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "SystemIO", "TrackingCore", "AWSLocation", "Uploader"]),
 
         // What tests on real filesystems share: a small tmpfs of their own.
         .target(name: "TestSupport", path: "Tests/Support"),

@@ -15,6 +15,7 @@
 import AWSLocation
 import Glibc
 import Spool
+import SystemIO
 import TrackingCore
 import Uploader
 
@@ -80,8 +81,22 @@ func fixed(_ value: Double, _ digits: Int = 0) -> String {
     return sign + String(whole) + "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
 }
 
+/// One figure: a row for the reader on standard error, and a JSON line on standard output for
+/// `Benchmarks/run` (`{"figure", "value", "number", "target"}`; `number` is the value's first
+/// word as a number, when it is one).
 func line(_ name: String, _ value: String, _ target: String) {
-    print(name.padding(46) + value.padding(24) + target)
+    say(name.padding(46) + value.padding(24) + target)
+    guard name != "figure" else { return }
+    var members: [String: JSONValue] = [
+        "figure": .string(String(name.drop { $0 == " " })), "value": .string(value), "target": .string(target),
+    ]
+    if let number = value.split(separator: " ").first.flatMap({ Double($0) }).flatMap(JSONValue.number) { members["number"] = number }
+    print(String(decoding: JSONValue.object(members).bytes, as: UTF8.self))
+}
+
+/// Text for the reader, on standard error (standard output carries the figures as JSON lines).
+func say(_ text: String) {
+    try? FileDescriptor.standardError.writeAll(text + "\n")
 }
 
 extension String {
@@ -91,7 +106,7 @@ extension String {
 func benchmarkSpool(rows: Int, directory: String) async throws {
     let clock = ContinuousClock()
     system("rm -rf '\(directory)'")
-    print("spool benchmark in \(directory)")
+    say("spool benchmark in \(directory)")
     system("mkdir -p '\(directory)'")
     let floor = fsyncsPerSecond(directory: directory)
     line("figure", "measured", "target")
@@ -140,7 +155,7 @@ func fill(directory: String, rows: Int) async throws {
         try await spool.append(contentsOf: (n..<(n + chunk)).map(position))
         n += chunk
     }
-    print("queued \(try await spool.statistics().queued) positions in \(directory)")
+    say("queued \(try await spool.statistics().queued) positions in \(directory)")
 }
 
 func appendLoop(directory: String) async throws {
@@ -188,7 +203,7 @@ func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: In
     await running.value
     let throughput = Double(positions) / elapsed
     let bound = rate * 10
-    print("drain of \(positions) positions into \(endpoint), max-request-rate \(fixed(rate)), max-in-flight \(inFlight)")
+    say("drain of \(positions) positions into \(endpoint), max-request-rate \(fixed(rate)), max-in-flight \(inFlight)")
     line("figure", "measured", "target")
     line("positions/s", fixed(throughput), ">= \(fixed(bound * 0.9)) (90% of \(fixed(bound)))")
     line("  ratio to the bound (rate x 10)", fixed(throughput / bound, 3), ">= 0.900")
@@ -227,7 +242,7 @@ func benchmarkTrickle(endpoint: String, positions: Int, every: Int, directory: S
     }
     let alone = cpuPerPosition[false]! / Double(positions) * 1000
     let with = cpuPerPosition[true]! / Double(positions) * 1000
-    print("trickle of \(positions) positions, one every \(every) ms, into \(endpoint)")
+    say("trickle of \(positions) positions, one every \(every) ms, into \(endpoint)")
     line("figure", "measured", "")
     line("CPU ms per position, append only", fixed(alone, 3), "")
     line("CPU ms per position, append and upload", fixed(with, 3), "")
