@@ -134,6 +134,14 @@ public struct DaemonCommand: Sendable {
         switch event {
         case let .shutdownBegan(signal, service):
             notifier.notify("STOPPING=1")
+            // The last resort: a service stuck past the deadline and its cancellation (a call
+            // that never returns) must not keep the process from exiting. What the spool
+            // acknowledged is on disk; what was in flight is sent again at the next start.
+            Task.detached {
+                try? await Task.sleep(for: shutdownDeadline + .seconds(5))
+                logger.error("the services did not stop within \(shutdownDeadline + .seconds(5)); exiting")
+                exit(ExitCode.temporaryFailure.rawValue)
+            }
             if let signal {
                 logger.info("stopping on signal", ["signal": signal == SIGINT ? "SIGINT" : "SIGTERM"])
             } else {

@@ -30,6 +30,20 @@ final class UnixSignals: AsyncSequence, Sendable {
         }
         let restorer = Restorer(caught)
         continuation.onTermination = { _ in restorer.restore() }
+        // Dispatch arms a signal source on its own thread a moment after `resume()`, by putting
+        // its handler in place of ours; until then the signal is ignored, and a SIGTERM sent just
+        // after start (a supervisor's, a test's) would be lost. Return once it is armed.
+        for number in numbers { Self.waitUntilArmed(number) }
+    }
+
+    /// Waits (200 ms at most) until `number`'s disposition is no longer the SIG_IGN set above.
+    private static func waitUntilArmed(_ number: Int32) {
+        for _ in 0..<200 {
+            var current = sigaction()
+            sigaction(number, nil, &current)
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) { return }
+            usleep(1000)
+        }
     }
 
     /// One consumer.
