@@ -26,7 +26,6 @@ public struct DaemonCommand: Sendable {
     }
 
     public func run() async -> ExitCode {
-        signal(SIGPIPE, SIG_IGN)
         let c = loaded.configuration
         let logger = Logger(level: c.logLevel, format: c.logFormat ?? Logger.defaultFormat(environment: environment))
         let notifier = ServiceNotifier(environment: environment)

@@ -1,9 +1,13 @@
+import Glibc
 import SystemIO
 import TrackingCore
 
 /// The program: parses the command line, runs the command, returns the exit status.
 public enum GPSTrackd {
     public static func main(arguments: [String], environment: [String: String]) async -> ExitCode {
+        // Once for every command: a reader that went away (`watch | head`, a closed socket) is an
+        // error from write(2), EPIPE, not a signal that ends the process.
+        signal(SIGPIPE, SIG_IGN)
         let command: Command
         do {
             command = try Command.parse(Array(arguments.dropFirst()))

@@ -15,7 +15,6 @@ public struct WatchCommand: Sendable {
 
     /// Runs until SIGINT/SIGTERM or until stdout goes away.
     public func run() async -> ExitCode {
-        signal(SIGPIPE, SIG_IGN)
         let reader = GPSDReader(configuration: .init(endpoint: options.endpoint, noDataTimeout: options.noDataTimeout))
         let logger = self.logger
         let stops = UnixSignals([SIGINT, SIGTERM])
