@@ -30,101 +30,21 @@ public struct DaemonCommand: Sendable {
         let logger = Logger(level: c.logLevel, format: c.logFormat ?? Logger.defaultFormat(environment: environment))
         let notifier = ServiceNotifier(environment: environment)
         for warning in loaded.warnings { logger.warning(warning) }
-        let lock: StateDirectoryLock
-        let spool: Spool
-        let repeated = RepeatedWarnings()
+        let parts: DaemonParts
         do {
-            lock = try StateDirectoryLock(directory: c.stateDirectory)
-            spool = try await Self.openSpool(c, logger: logger, repeated: repeated)
+            parts = try await DaemonParts.assemble(self, logger: logger, notifier: notifier)
         } catch {
-            logger.error("\(error)")
-            return (error as? StateDirectoryLock.Failure).map { $0.reason == nil ? .temporaryFailure : .cannotCreate } ?? .cannotCreate
+            logger.error(error.message)
+            return error.exitCode
         }
-        let storeFailed = Flag()
-        let memory = c.sink == .awsLocation ? TrackerMemory.load(from: c.stateDirectory) : TrackerMemory()
-        var filter = c.filter
-        if c.sink == .awsLocation { filter.trackerFiltering = TrackerFilteringService.initial(configured: c.trackerFiltering, memory: memory).filtering }
-        // Kept positions go from the reader's thread straight to the spool's queue.
-        let stage = FilterStage(configuration: filter, logger: logger) { kept in
-            spool.append(kept.location, kept: kept.trigger) { error in
-                guard let error else { return }
-                repeated.log("store", "could not store a position: \(error)", level: .error, to: logger)
-                storeFailed.set()
-            }
-        }
-        let sink: any PositionSink
-        var tracker: TrackerSink?
-        switch c.sink {
-        case .awsLocation:
-            do {
-                let made = try TrackerSink.make(c, memory: memory, environment: environment, spool: spool, logger: logger,
-                                                events: { Self.log($0, logger, repeated) }, filterFollows: stage.setTrackerFiltering)
-                tracker = made
-                sink = made.uploader
-            } catch {
-                logger.error("configuration error: \(error)")
-                return .config
-            }
-            // Spacing holds across a restart: from the newest position the tracker has or will have.
-            for point in [memory.lastStoredLocation, try? await spool.newest()].compactMap({ $0 }) { stage.resume(after: point) }
-        case .file:
-            var settings = Uploader.Configuration(tracker: "", deviceID: c.deviceID)
-            settings.take(c)
-            sink = Uploader(configuration: settings, spool: spool, destination: FileDestination(path: c.effectiveFilePath, maxBytes: c.fileMaxBytes),
-                            events: { Self.log($0, logger, repeated) })
-        }
-        let live = LiveState(stage: stage)
-        let reader = GPSDReader(configuration: .init(
-            endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)),
-            burstWindow: .milliseconds(Int64(c.burstWindow * 1000)))) {
-            stage.process($0)
-            return false
-        }
-        let pipeline = PipelineService(reader: reader, stage: stage, spool: spool, live: live, logger: logger) {
-            notifier.notify("READY=1\nSTATUS=waiting for gpsd")
-            logger.info("gpstrackd \(Version.string) started", [
-                "gpsd": c.gpsd.description, "sink": c.sink.rawValue, "device_id": c.deviceID, "state_dir": c.stateDirectory,
-            ])
-        }
-        let delivery = SinkService(sink: sink, filtering: tracker?.filtering)
-        let report = StatusReport(gpsd: c.gpsd.description, sink: c.sink, live: live, uploader: sink as? Uploader,
-                                  filtering: tracker?.filtering, credentials: tracker?.credentials, credentialSource: tracker?.credentialSource)
-        let status = StatusService(
-            report: report, spool: spool, watched: [(pipeline.name, { @Sendable in pipeline.liveness }), (delivery.name, { @Sendable in delivery.liveness })],
-            interval: notifier.watchdogInterval ?? .seconds(5), notify: { notifier.notify($0) },
-            statusPath: c.stateDirectory + "/status.json", metricsPath: c.metricsFile, logger: logger, repeated: repeated)
-        let (flags, environment) = (self.flags, self.environment)
-        let reload = ReloadService(
-            running: c, load: { try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname()) },
-            logger: logger, stage: stage, sink: sink, filtering: tracker?.filtering)
-        // Listed in start order; shut down in reverse: reading stops first, status last.
-        let services: [any Service] = [status] + (tracker.map { [$0.filtering] } ?? []) + [delivery, reload, pipeline]
-        let group = ServiceGroup(services: services, signals: UnixSignals([SIGINT, SIGTERM]), deadline: Self.shutdownDeadline,
+        let group = ServiceGroup(services: parts.services, signals: UnixSignals([SIGINT, SIGTERM]), deadline: Self.shutdownDeadline,
                                  events: { Self.log($0, logger, notifier) })
         let (ending, _) = await group.run()
-        withExtendedLifetime(lock) {}
-        let queued = (try? await spool.statistics().queued) ?? -1
-        logger.info("gpstrackd stopped", ["filter": stage.counters.summary, "queued": String(queued)])
-        if storeFailed.isSet { return .ioError }
+        withExtendedLifetime(parts.lock) {}
+        let queued = (try? await parts.spool.statistics().queued) ?? -1
+        logger.info("gpstrackd stopped", ["filter": parts.stage.counters.summary, "queued": String(queued)])
+        if parts.storeFailed.isSet { return .ioError }
         return ending == .cancelled ? .temporaryFailure : .success
-    }
-
-    /// Opens the spool, its events in the log (thinning, which can repeat every few positions on a
-    /// full disk, at most once a minute).
-    private static func openSpool(_ c: DaemonConfiguration, logger: Logger, repeated: RepeatedWarnings) async throws -> Spool {
-        try await Spool.open(.init(directory: c.stateDirectory, maxRows: c.spoolMaxRows, maxBytes: c.spoolMaxBytes)) { event in
-            var thinning = false
-            if case .evicted = event { thinning = true }
-            let level: LogLevel = event.isError ? .error : .warning
-            if thinning { repeated.log("evicted", event.description, level: level, to: logger) } else { logger.log(level, event.description) }
-        }
-    }
-
-    /// An uploader event's log line; withholding, which can repeat with every batch of a backlog,
-    /// at most once a minute.
-    private static func log(_ event: UploaderEvent, _ logger: Logger, _ repeated: RepeatedWarnings) {
-        let level: LogLevel = event.isWarning ? .warning : .info
-        if case .withheld = event { repeated.log("withheld", event.description, level: level, to: logger) } else { logger.log(level, event.description) }
     }
 
     /// The service group's events: the shutdown begun (STOPPING=1), a service that failed, and
