@@ -43,7 +43,8 @@ struct WatchAgainstGPSDTests {
         let exited = await watch.waitForExit(timeout: 5)
         let stopSeconds = Date().timeIntervalSince(started)
         #expect(exited && watch.terminationStatus == 0, "watch exit: \(watch.terminationStatus)\n\(watch.stderr)")
-        #expect(stopSeconds < 1.0, "watch took \(stopSeconds) s to stop on SIGINT")
+        // At once, not after a backoff or the 10 s no-data timeout (room for a machine running the suite).
+        #expect(stopSeconds < 3.0, "watch took \(stopSeconds) s to stop on SIGINT")
 
         let gpsdEpochs = GPSDReference(jsonLines: reference.stdout).epochs
         let locations = try watch.stdoutLines.map(WatchLine.init)
