@@ -1,4 +1,3 @@
-import AWSLocation
 import Spool
 import TrackingCore
 

@@ -120,4 +120,7 @@ public struct UploadSchedule: Sendable {
     }
 
     public mutating func stop() { stopping = true }
+
+    /// Whether `stop()` was asked for.
+    public var isStopping: Bool { stopping }
 }

@@ -113,15 +113,7 @@ public final class Uploader: Sendable {
         wakeup.signal()
     }
 
-    private var isStopping: Bool {
-        state.withLock { $0.schedule.phase(at: clock.now, unsent: 0, active: 0, maxInFlight: 1) == .stopping }
-    }
-
-    /// The uploader's phase now (idle, batch due, paused, misconfigured, ...), for status.
-    public var phase: UploadSchedule.Phase {
-        let (active, limit) = (state.withLock { $0.active }, destination.limits(configuration).maxInFlight)
-        return state.withLock { $0.schedule.phase(at: clock.now, unsent: spool.unsent, active: active, maxInFlight: limit) }
-    }
+    private var isStopping: Bool { state.withLock { $0.schedule.isStopping } }
 
     /// Uploads until `stop()`.
     public func run() async {

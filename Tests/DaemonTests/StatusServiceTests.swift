@@ -53,7 +53,8 @@ import Uploader
     }
 
     static func service(_ scene: Scene, watched: [StatusService.Watched], clock: ManualClock, messages: Messages, interval: Duration = .seconds(5)) -> StatusService {
-        let report = StatusReport(gpsd: "127.0.0.1:2947", sink: .awsLocation, live: LiveState(stage: scene.stage))
+        let report = StatusReport(gpsd: "127.0.0.1:2947", sink: .awsLocation, live: LiveState(stage: scene.stage),
+                                  uploader: Self.uploader(scene.spool, interval: 5))
         return StatusService(report: report, spool: scene.spool, watched: watched, interval: interval, notify: messages.add,
                              statusPath: scene.directory + "/status.json", metricsPath: scene.directory + "/metrics.prom",
                              logger: scene.logger, repeated: RepeatedWarnings(), now: { clock.now })

@@ -45,7 +45,7 @@ struct DaemonParts {
                 storeFailed.set()
             }
         }
-        let sink: any PositionSink
+        let sink: Uploader
         var tracker: TrackerSink?
         switch c.sink {
         case .awsLocation:
@@ -79,7 +79,7 @@ struct DaemonParts {
             ])
         }
         let delivery = SinkService(sink: sink, filtering: tracker?.filtering)
-        let report = StatusReport(gpsd: c.gpsd.description, sink: c.sink, live: live, uploader: sink as? Uploader,
+        let report = StatusReport(gpsd: c.gpsd.description, sink: c.sink, live: live, uploader: sink,
                                   filtering: tracker?.filtering, credentials: tracker?.credentials, credentialSource: tracker?.credentialSource)
         let status = StatusService(
             report: report, spool: spool, watched: [(pipeline.name, { @Sendable in pipeline.liveness }), (delivery.name, { @Sendable in delivery.liveness })],

@@ -14,7 +14,7 @@ final class ReloadService: Service {
     private let load: @Sendable () throws -> DaemonSettings.Loaded
     private let logger: Logger
     private let stage: FilterStage
-    private let sink: any PositionSink
+    private let sink: Uploader
     private let filtering: TrackerFilteringService?
     private let latch = ShutdownLatch()
     /// The configuration last loaded (what the live keys are compared with).
@@ -23,7 +23,7 @@ final class ReloadService: Service {
     private let hangups = UnixSignals([SIGHUP])
 
     init(running: DaemonConfiguration, load: @escaping @Sendable () throws -> DaemonSettings.Loaded, logger: Logger,
-         stage: FilterStage, sink: any PositionSink, filtering: TrackerFilteringService?) {
+         stage: FilterStage, sink: Uploader, filtering: TrackerFilteringService?) {
         self.running = running
         current = Mutex(running)
         self.load = load

@@ -1,18 +1,7 @@
 import Uploader
 
-/// What the sink service drives: the uploader (to the tracker or the file, see `Destination`),
-/// or in tests a stand-in. It runs a loop until `stop()`, and says when it last went round and
-/// the longest it waits when all is well.
-protocol PositionSink: Sendable {
-    func run() async
-    func stop()
-    var lastLoop: ContinuousClock.Instant { get }
-    var longestWait: Duration { get }
+extension Uploader {
     /// Takes the settings a reload may change while running.
-    func apply(_ configuration: DaemonConfiguration)
-}
-
-extension Uploader: PositionSink {
     func apply(_ configuration: DaemonConfiguration) {
         var settings = self.configuration
         settings.take(configuration)
@@ -32,18 +21,19 @@ extension Uploader.Configuration {
 }
 
 
-/// The spool's consumer: moves positions to the tracker or the file until shut down.
+/// The spool's consumer: the uploader, delivering to the tracker or the file (see `Destination`),
+/// until shut down.
 ///
 /// Under `tracker-filtering auto` the first batch waits a moment for the tracker's mode (never
 /// more than `answerWait`), so that what is sent then already obeys it; reading gpsd and READY=1
 /// do not wait.
 final class SinkService: Service {
     let name = "sink"
-    let sink: any PositionSink
+    let sink: Uploader
     private let filtering: TrackerFilteringService?
     private let answerWait: Duration
 
-    init(sink: any PositionSink, filtering: TrackerFilteringService? = nil, answerWait: Duration = .seconds(3)) {
+    init(sink: Uploader, filtering: TrackerFilteringService? = nil, answerWait: Duration = .seconds(3)) {
         self.sink = sink
         self.filtering = filtering
         self.answerWait = answerWait

@@ -10,7 +10,7 @@ struct StatusReport: Sendable {
     var gpsd: String
     var sink: DaemonConfiguration.Sink
     var live: LiveState
-    var uploader: Uploader?
+    var uploader: Uploader
     var filtering: TrackerFilteringService?
     var credentials: RefreshingCredentials?
     var credentialSource: String?
@@ -19,9 +19,9 @@ struct StatusReport: Sendable {
     /// The status now; `stats` are the spool's (the caller often has them already).
     func status(_ stats: SpoolStatistics?) async -> DaemonStatus {
         let expires = await credentials?.expiration
-        let upload = uploader?.statistics
+        let upload = uploader.statistics
         let snapshot = live.snapshot
-        let withheld = snapshot.filter.withheld + (upload?.withheld ?? 0)
+        let withheld = snapshot.filter.withheld + (upload.withheld)
         return DaemonStatus(
             pid: getpid(), updated: wallClock().iso8601,
             gpsd: .init(connected: snapshot.connected, endpoint: gpsd),
@@ -30,8 +30,8 @@ struct StatusReport: Sendable {
                           rejected: Dictionary(uniqueKeysWithValues: snapshot.filter.rejected.map { ($0.key.rawValue, $0.value) })),
             spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
                          evictions: stats?.evictions ?? 0, heldInMemory: stats?.heldInMemory ?? 0, storeFailures: stats?.storeFailures ?? 0),
-            upload: .init(sink: sink.rawValue, uploaded: upload?.uploaded ?? 0,
-                          lastSuccess: upload?.lastSuccess?.iso8601, lastError: upload?.lastError),
+            upload: .init(sink: sink.rawValue, uploaded: upload.uploaded,
+                          lastSuccess: upload.lastSuccess?.iso8601, lastError: upload.lastError),
             tracker: .init(filtering: filtering?.snapshot.filtering.rawValue, source: filtering?.snapshot.source.rawValue, withheld: withheld),
             credentials: .init(source: credentialSource, expires: expires?.iso8601))
     }
