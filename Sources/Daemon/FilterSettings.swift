@@ -99,26 +99,22 @@ public enum FilterSettings {
         _ name: String, _ field: KeyPath<FilterConfiguration, Value> & Sendable, _ help: String, range: ClosedRange<Double>,
         allowOff: Bool = false, integer: Bool = false, _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
     ) -> Key {
-        let bounds = "\(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
+        let bounds = "\(DaemonSettings.format(range.lowerBound))-\(DaemonSettings.format(range.upperBound))"
         return Key(name: name, help: help, value: (integer ? "N " : "X ") + bounds + (allowOff ? "|off" : ""), show: { c in
             let value = c[keyPath: field]
-            return (value as? Double).map(format) ?? (value as? Int).map(String.init) ?? "off"
+            return (value as? Double).map(DaemonSettings.format) ?? (value as? Int).map(String.init) ?? "off"
         }) { text, c in
             if allowOff, text == "off" || text == "none" {
                 set(&c, nil)
                 return nil
             }
             guard let value = Double(text), value.isFinite, range.contains(value), !integer || value == value.rounded() else {
-                let bounds = "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
+                let bounds = "\(DaemonSettings.format(range.lowerBound)) to \(DaemonSettings.format(range.upperBound))"
                 return "must be a \(integer ? "whole number" : "number") from \(bounds)" + (allowOff ? " or 'off'" : "")
             }
             set(&c, value)
             return nil
         }
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 
