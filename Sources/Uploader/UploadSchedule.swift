@@ -7,7 +7,7 @@ import TrackingCore
 /// Phases: `idle` (nothing queued), `batchDue` (a batch may go), `waitingForCompany` (a partial
 /// batch waits for its oldest fix to be `upload-interval` old), `paused` (backing off after a
 /// failure), `misconfigured` (nothing goes until the operator acts; retried slowly), `full`
-/// (`max-in-flight` requests out), `stopping`.
+/// (`max-in-flight` requests out, or one while a failure episode lasts), `stopping`.
 public struct UploadSchedule: Sendable {
     public enum Phase: Sendable, Equatable {
         case idle, batchDue, waitingForCompany, paused, misconfigured, full, stopping
@@ -45,7 +45,10 @@ public struct UploadSchedule: Sendable {
     public func phase(at now: ContinuousClock.Instant, unsent: Int, active: Int, maxInFlight: Int) -> Phase {
         if stopping { return .stopping }
         if let until = pausedUntil, now < until { return misconfigured ? .misconfigured : .paused }
-        if active >= maxInFlight { return .full }
+        // After a failure, until a request succeeds, one at a time: the first answer after a pause
+        // says whether the service is back, and requests launched beside it would only meet the
+        // same outage (more of them the slower the service answers).
+        if active >= (failures > 0 ? 1 : maxInFlight) { return .full }
         if unsent == 0 { return .idle }
         if let due = partialDue, now < due { return .waitingForCompany }
         return .batchDue

@@ -61,6 +61,15 @@ import TrackingCore
         #expect(schedule.succeeded() == nil, "no episode to end")
     }
 
+    @Test func afterAFailureOneRequestProbesUntilOneSucceeds() {
+        var schedule = UploadSchedule()
+        _ = schedule.failed("HTTP 503", retryAfter: nil, misconfigured: false, at: at(0), unit: 0.5)
+        #expect(schedule.next(at: at(1), unsent: 5, active: 0, maxInFlight: 4, idleWait: .seconds(5)) == .look, "the pause is over")
+        #expect(schedule.phase(at: at(1), unsent: 5, active: 1, maxInFlight: 4) == .full, "one probe at a time")
+        _ = schedule.succeeded()
+        #expect(schedule.phase(at: at(1), unsent: 5, active: 1, maxInFlight: 4) == .batchDue, "then max-in-flight again")
+    }
+
     @Test func requestsFailingInTheSameOutageCountOnce() {
         var schedule = UploadSchedule()
         // Four requests started at 0 s; the first fails at 0.2 s, the others just after.
