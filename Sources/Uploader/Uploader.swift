@@ -12,7 +12,8 @@ import TrackingCore
 /// - Up to `maxInFlight` requests at once under a token bucket of `maxRequestRate` requests a
 ///   second. The account's quota for BatchUpdateDevicePosition is 50 requests/s shared by the
 ///   whole fleet: the default of 10/s lets five devices drain backlogs at once, and 4 in flight
-///   keep a high-latency link busy at that rate.
+///   keep a high-latency link busy at that rate. After a failure, one at a time until one
+///   succeeds (`UploadSchedule`).
 /// - A 200 acknowledges every position not in `Errors`. Item errors `ThrottlingError` and
 ///   `InternalServerError` are retried later; the others go to the dead-letter table.
 /// - Throttling, 5xx, timeouts and connection errors back off exponentially with full jitter
