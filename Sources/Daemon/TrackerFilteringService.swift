@@ -44,6 +44,7 @@ final class TrackerFilteringService: Service {
     private let apply: @Sendable (TrackerFiltering) -> Void
     private let lastStored: @Sendable () -> Location?
     private let stopping = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let wakeup = Wakeup()
 
     /// How often the tracker's last stored position is remembered while running.
@@ -76,13 +77,20 @@ final class TrackerFilteringService: Service {
     /// Asks (or applies the configured mode), then remembers the tracker's last stored position
     /// every `rememberInterval` until shut down, and once more then.
     func run() async {
-        reconsider(configured: configured)
+        start()
         while !stopping.load(ordering: .acquiring) {
             await wakeup.wait(upTo: Self.rememberInterval)
             rememberLastStored()
         }
         asking.withLock { $0?.cancel() }
         rememberLastStored()
+    }
+
+    /// Asks the tracker (or applies the configured mode) once; the daemon calls it before the
+    /// services run, so that the question goes out before the first fix is read.
+    func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        reconsider(configured: configured)
     }
 
     func shutDownGracefully() {

@@ -89,6 +89,8 @@ struct DaemonParts {
         let reload = ReloadService(
             running: c, load: { try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname()) },
             logger: logger, stage: stage, sink: sink, filtering: tracker?.filtering)
+        // The tracker is asked before the first fix is read, as the filter starts from its mode.
+        tracker?.filtering.start()
         // Listed in start order; shut down in reverse: reading stops first, status last.
         let services: [any Service] = [status] + (tracker.map { [$0.filtering] } ?? []) + [delivery, reload, pipeline]
         return DaemonParts(lock: lock, spool: spool, stage: stage, storeFailed: storeFailed, services: services)
