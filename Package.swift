@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "SystemIO", swiftSettings: compact),
 
         // One libgps session on its own thread, reconnecting, producing Locations.
-        .target(name: "GPSDReader", dependencies: ["TrackingCore", "CGPS"], swiftSettings: compact),
+        .target(name: "GPSDReader", dependencies: ["TrackingCore", "SystemIO", "CGPS"], swiftSettings: compact),
 
         // The durable offline queue on SQLite.
         .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"], swiftSettings: compact),

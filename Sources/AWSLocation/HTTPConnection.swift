@@ -1,5 +1,6 @@
 import CTLS
 import Glibc
+import SystemIO
 
 /// One TCP connection, TLS when the scheme is https, optionally through an HTTP proxy's CONNECT
 /// tunnel. Blocking I/O with a deadline per operation; one request at a time.
@@ -135,7 +136,7 @@ final class HTTPConnection {
         guard gpstrackd_tls_expect_host(ssl, key.host, isAddress ? 1 : 0) == 1 else { throw .tls("cannot check the name \(key.host)") }
         SSL_set_fd(ssl, fd)
         try setTimeouts(deadline)
-        if SSL_connect(ssl) != 1 {
+        if BrokenPipe.withoutSignal({ SSL_connect(ssl) }) != 1 {
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
                 throw .tls("the server's certificate did not verify: \(String(cString: X509_verify_cert_error_string(verify)))")
@@ -154,7 +155,7 @@ final class HTTPConnection {
             try setTimeouts(deadline)
             let count = bytes.withUnsafeBytes { raw -> Int in
                 let start = raw.baseAddress! + offset
-                if let ssl { return Int(SSL_write(ssl, start, Int32(min(raw.count - offset, Int(Int32.max))))) }
+                if let ssl { return Int(BrokenPipe.withoutSignal { SSL_write(ssl, start, Int32(min(raw.count - offset, Int(Int32.max)))) }) }
                 return send(fd, start, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
             guard count > 0 else { throw failure(reading: false) }
@@ -168,7 +169,7 @@ final class HTTPConnection {
         try setTimeouts(deadline)
         var chunk = [UInt8](repeating: 0, count: 16_384)
         let count = chunk.withUnsafeMutableBytes { raw -> Int in
-            if let ssl { return Int(SSL_read(ssl, raw.baseAddress, Int32(raw.count))) }
+            if let ssl { return Int(BrokenPipe.withoutSignal { SSL_read(ssl, raw.baseAddress, Int32(raw.count)) }) }
             return recv(fd, raw.baseAddress, raw.count, 0)
         }
         if count == 0 { return [] }

@@ -50,9 +50,6 @@ public final class SocketTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration(), environment: [String: String] = SocketTransport.processEnvironment()) {
         self.configuration = configuration
         proxies = ProxySettings(environment: environment)
-        // libssl writes with write(2): a peer that closed must be an error, not a SIGPIPE that
-        // ends the process (plain connections send with MSG_NOSIGNAL).
-        signal(SIGPIPE, SIG_IGN)
     }
 
     /// The variables the transport reads, from this process's environment.

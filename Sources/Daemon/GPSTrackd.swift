@@ -5,8 +5,9 @@ import TrackingCore
 /// The program: parses the command line, runs the command, returns the exit status.
 public enum GPSTrackd {
     public static func main(arguments: [String], environment: [String: String]) async -> ExitCode {
-        // Once for every command: a reader that went away (`watch | head`, a closed socket) is an
-        // error from write(2), EPIPE, not a signal that ends the process.
+        // The one place the process's disposition is set: a reader that went away (`watch | head`,
+        // gpsd restarting) is an error from write(2), EPIPE, not a signal that ends the process.
+        // The libraries shield their own C calls (`BrokenPipe.withoutSignal`) for other hosts.
         signal(SIGPIPE, SIG_IGN)
         let command: Command
         do {

@@ -1,5 +1,6 @@
 import CGPS
 import Glibc
+import SystemIO
 import TrackingCore
 
 /// One open libgps connection to gpsd in JSON watch mode.
@@ -40,7 +41,7 @@ final class GPSDSession {
             throw .connectFailed(endpoint: endpoint, reason: Self.describe(libgpsError: code))
         }
         isOpen = true
-        if gps_stream(data, gpstrackd_watch_json(), nil) != 0 {
+        if BrokenPipe.withoutSignal({ gps_stream(data, gpstrackd_watch_json(), nil) }) != 0 {
             let reason = Self.describe(errno: gpstrackd_errno())
             throw .watchFailed(endpoint: endpoint, reason: reason)
         }
