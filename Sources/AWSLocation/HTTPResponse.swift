@@ -31,12 +31,16 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case connection(url: String, reason: String)
     /// The server's certificate did not verify, or the TLS handshake failed.
     case tls(url: String, reason: String)
+    /// The caller's task was cancelled before the answer came (a stop past its deadline); what
+    /// the server made of the request is unknown.
+    case cancelled(url: String)
 
     public var description: String {
         switch self {
         case let .timeout(url, seconds): return "no response from \(url) within \(seconds) s"
         case let .connection(url, reason): return "cannot reach \(url): \(reason)"
         case let .tls(url, reason): return "TLS with \(url) failed: \(reason) (certificates are always verified)"
+        case let .cancelled(url): return "the request to \(url) was abandoned unanswered (stopping)"
         }
     }
 }

@@ -61,18 +61,27 @@ public final class SocketTransport: HTTPTransport {
         return environment
     }
 
+    /// Sends `request` on a worker thread. A cancelled caller is answered `.cancelled` at once:
+    /// the exchange cannot be interrupted mid-call, so it runs on to its own timeout, its answer
+    /// dropped and its connection closed, while the caller (an uploader stopping) moves on.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        let result: Result<HTTPResponse, HTTPError> = await withCheckedContinuation { continuation in
-            let index = load.withLock { counts -> Int in
-                let index = Self.leastBusy(counts)
-                counts[index] += 1
-                return index
+        let answer = PendingAnswer()
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard answer.wait(with: continuation) else { return }
+                let index = load.withLock { counts -> Int in
+                    let index = Self.leastBusy(counts)
+                    counts[index] += 1
+                    return index
+                }
+                queues[index].async { [self] in
+                    let result = perform(request)
+                    load.withLock { $0[index] -= 1 }
+                    answer.resume(with: result)
+                }
             }
-            queues[index].async { [self] in
-                let result = perform(request)
-                load.withLock { $0[index] -= 1 }
-                continuation.resume(returning: result)
-            }
+        } onCancel: {
+            answer.resume(with: .failure(.cancelled(url: request.url)))
         }
         return try result.get()
     }

@@ -21,8 +21,8 @@ import TrackingCore
 ///   until the bad positions are isolated and dead-lettered alone. Credentials, permissions, a
 ///   missing tracker or a wrong clock are configuration problems: said once, retried slowly, the
 ///   queue kept.
-/// - `stop()`: no new batches; in-flight requests get `stopDeadline`; every unacknowledged
-///   position stays in the spool.
+/// - `stop()`: no new batches; in-flight requests get `stopDeadline`, then are cancelled; every
+///   unacknowledged position stays in the spool, and no request outlives `run()`.
 public final class Uploader: Sendable {
     private struct State {
         var active = 0
@@ -116,32 +116,36 @@ public final class Uploader: Sendable {
 
     private var isStopping: Bool { state.withLock { $0.schedule.isStopping } }
 
-    /// Uploads until `stop()`.
+    /// Uploads until `stop()`. Requests run as child tasks of one group, so none outlives
+    /// `run()`: at a stop they get `stopDeadline`, then are cancelled, and what they had not
+    /// settled goes back to the queue.
     public func run() async {
         var progress = ProgressTracker(interval: configuration.progressInterval, threshold: configuration.backlogThreshold)
-        while true {
-            let configuration = self.configuration
-            let limits = destination.limits(configuration)
-            let now = clock.now
-            loopTick.withLock { $0 = now }
-            await reportProgress(&progress, at: now)
-            let next = state.withLock { s in
-                s.schedule.next(at: now, unsent: spool.unsent, active: s.active, maxInFlight: limits.maxInFlight,
-                                idleWait: .milliseconds(Int64(configuration.uploadInterval * 1000)))
-            }
-            switch next {
-            case .stop: break
-            case let .wait(duration):
-                await wakeup.wait(upTo: duration)
-                continue
-            case .look:
-                if let rows = await look(configuration, limits, at: now) { launch(rows) }
-                continue
-            }
-            break
+        await withDiscardingTaskGroup { requests in
+            while await turn(&progress, requests: &requests) {}
+            await finishInFlight()
+            requests.cancelAll()
         }
-        await finishInFlight()
         if destination.limits(configuration).drainsOnStop { await drain() }
+    }
+
+    /// One round of the loop: waits, or looks for a batch and launches it; false at a stop.
+    private func turn(_ progress: inout ProgressTracker, requests: inout DiscardingTaskGroup) async -> Bool {
+        let configuration = self.configuration
+        let limits = destination.limits(configuration)
+        let now = clock.now
+        loopTick.withLock { $0 = now }
+        await reportProgress(&progress, at: now)
+        let next = state.withLock { s in
+            s.schedule.next(at: now, unsent: spool.unsent, active: s.active, maxInFlight: limits.maxInFlight,
+                            idleWait: .milliseconds(Int64(configuration.uploadInterval * 1000)))
+        }
+        switch next {
+        case .stop: return false
+        case let .wait(duration): await wakeup.wait(upTo: duration)
+        case .look: if let rows = await look(configuration, limits, at: now) { launch(rows, in: &requests) }
+        }
+        return true
     }
 
     /// At a stop, for a destination the operator reads (a file): everything queued goes now, until
@@ -222,10 +226,10 @@ public final class Uploader: Sendable {
 
     // MARK: - One batch
 
-    private func launch(_ rows: [SpooledPosition]) {
+    private func launch(_ rows: [SpooledPosition], in requests: inout DiscardingTaskGroup) {
         state.withLock { $0.active += 1 }
         // `active` counts it until it settles; `finishInFlight` waits for that at a stop.
-        Task { [self] in
+        requests.addTask { [self] in
             await send(rows, tokenTaken: true)
             let wasFull = state.withLock { s -> Bool in
                 s.active -= 1
@@ -246,6 +250,11 @@ public final class Uploader: Sendable {
         do {
             await settle(rows, outcomes: try await destination.deliver(rows, configuration))
         } catch let failure {
+            if Task.isCancelled {
+                // Abandoned at a stop past its deadline: not a failure of the destination.
+                await spool.release(rows.map(\.id))
+                return
+            }
             switch failure.disposition {
             case .bisect:
                 // The service's own words go with a position set aside.
@@ -319,7 +328,7 @@ public final class Uploader: Sendable {
     }
 
     private func takeToken() async {
-        while let wait = bucket.withLock({ $0.take(at: clock.now) }) {
+        while !Task.isCancelled, let wait = bucket.withLock({ $0.take(at: clock.now) }) {
             try? await Task.sleep(for: wait)
         }
     }
