@@ -24,7 +24,7 @@ import TrackingCore
 /// - `stop()`: no new batches; in-flight requests get `stopDeadline`, then are cancelled; every
 ///   unacknowledged position stays in the spool, and no request outlives `run()`.
 public final class Uploader: Sendable {
-    private struct State {
+    struct State {
         var active = 0
         /// When to send, wait or back off (pure; see `UploadSchedule`).
         var schedule: UploadSchedule
@@ -39,16 +39,16 @@ public final class Uploader: Sendable {
 
     /// The current settings; `update(_:)` changes them while running.
     public var configuration: Configuration { settings.withLock { $0 } }
-    private let settings: Mutex<Configuration>
-    private let spool: Spool
-    private let destination: any Destination
-    private let events: @Sendable (UploaderEvent) -> Void
-    private let wallClock: @Sendable () -> FixTime
-    private let random: @Sendable () -> Double
-    private let clock = ContinuousClock()
-    private let state: Mutex<State>
-    private let bucket: Mutex<TokenBucket>
-    private let wakeup = Wakeup()
+    let settings: Mutex<Configuration>
+    let spool: Spool
+    let destination: any Destination
+    let events: @Sendable (UploaderEvent) -> Void
+    let wallClock: @Sendable () -> FixTime
+    let random: @Sendable () -> Double
+    let clock = ContinuousClock()
+    let state: Mutex<State>
+    let bucket: Mutex<TokenBucket>
+    let wakeup = Wakeup()
     private let loopTick = Mutex(ContinuousClock.now)
 
     /// When the upload loop last went round (for the service watchdog).
@@ -203,27 +203,6 @@ public final class Uploader: Sendable {
         return rows
     }
 
-    // MARK: - The tracker's filtering
-
-    /// Acknowledges, without sending, the rows the tracker's filtering would not store after the
-    /// newest position already let through; returns the rest (nil when every row goes).
-    /// A row no newer than that position was let through before (a retry) and goes again; the
-    /// row the tracker stored before a restart does not.
-    private func withholdUnstorable(_ rows: [SpooledPosition], filtering: TrackerFiltering) async -> [SpooledPosition]? {
-        guard filtering != .none else { return nil }
-        let (kept, withheld) = state.withLock { $0.spacing.split(rows, filtering: filtering) }
-        guard !withheld.isEmpty else { return nil }
-        do {
-            try await spool.ack(withheld.map(\.id))
-            state.withLock { $0.statistics.withheld += withheld.count }
-            events(.withheld(count: withheld.count, filtering: filtering))
-        } catch {
-            await spool.release(withheld.map(\.id))
-            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
-        }
-        return kept
-    }
-
     // MARK: - One batch
 
     private func launch(_ rows: [SpooledPosition], in requests: inout DiscardingTaskGroup) {
@@ -242,7 +221,7 @@ public final class Uploader: Sendable {
     }
 
     /// Sends `rows` and settles every one of them: acknowledged, dead-lettered or released.
-    private func send(_ rows: [SpooledPosition], tokenTaken: Bool) async {
+    func send(_ rows: [SpooledPosition], tokenTaken: Bool) async {
         let configuration = self.configuration
         if !tokenTaken, destination.limits(configuration).rateLimited { await takeToken() }
         state.withLock { $0.statistics.requests += 1 }
@@ -269,53 +248,8 @@ public final class Uploader: Sendable {
         }
     }
 
-    /// A whole-batch validation error: halve until the bad positions stand alone.
-    private func bisect(_ rows: [SpooledPosition], message: String) async {
-        guard rows.count > 1 else {
-            await reject(rows, code: "ValidationException", message: message)
-            return
-        }
-        let half = rows.count / 2
-        await send(Array(rows[..<half]), tokenTaken: false)
-        await send(Array(rows[half...]), tokenTaken: false)
-    }
-
-    private func settle(_ rows: [SpooledPosition], outcomes: [PositionOutcome]) async {
-        let outcome = BatchOutcome(rows, outcomes: outcomes)
-        let (accepted, retry) = (outcome.stored.map(\.id), outcome.retryLater.map(\.id))
-        do {
-            try await spool.ack(accepted)
-        } catch {
-            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
-        }
-        for group in outcome.refused { await reject(group.rows, code: group.code, message: group.message) }
-        await spool.release(retry)
-        let newest = outcome.newestStored
-        let recovered = state.withLock { s -> Int? in
-            s.statistics.uploaded += accepted.count
-            if let newest, s.statistics.lastStored.map({ $0.time < newest.time }) ?? true { s.statistics.lastStored = newest }
-            s.statistics.lastSuccess = wallClock()
-            return retry.isEmpty ? s.schedule.succeeded() : nil
-        }
-        if let recovered { events(.recovered(afterFailures: recovered)) }
-        if !retry.isEmpty {
-            recordFailure("\(destination.name) asked to retry \(retry.count) position(s) later", retryAfter: nil, misconfigured: false, quiet: true)
-        }
-    }
-
-    private func reject(_ rows: [SpooledPosition], code: String, message: String) async {
-        do {
-            try await spool.reject(rows.map(\.id), code: code, message: message, at: wallClock())
-            state.withLock { $0.statistics.deadLettered += rows.count }
-            events(.deadLettered(count: rows.count, code: code, message: message))
-        } catch {
-            await spool.release(rows.map(\.id))
-            recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
-        }
-    }
-
     /// Counts a failure (see `UploadSchedule.failed`) and reports the first of an episode.
-    private func recordFailure(_ reason: String, retryAfter: Double?, misconfigured: Bool, quiet: Bool = false,
+    func recordFailure(_ reason: String, retryAfter: Double?, misconfigured: Bool, quiet: Bool = false,
                                startedAt: ContinuousClock.Instant? = nil) {
         let now = clock.now
         let event = state.withLock { s -> UploaderEvent? in
