@@ -1,0 +1,45 @@
+"""Figures gpstrackd-bench measures in process (the spool, a drain, a trickle), read from its JSON lines."""
+import json, os, subprocess
+from figures.fixtures import emulator_call, start_emulator
+from figures.table import meets
+
+def bench_figures(bins, arguments):
+    """Runs gpstrackd-bench; returns its figures by name from the JSON lines it prints on standard
+    output (its table for the reader goes to standard error, which is passed through)."""
+    out = subprocess.run([bins["gpstrackd-bench"]] + arguments, check=True, stdout=subprocess.PIPE, text=True).stdout
+    return {f["figure"]: f for f in (json.loads(line) for line in out.splitlines() if line.startswith("{"))}
+
+
+def bench_spool(args, bins, work, table):
+    figures = bench_figures(bins, ["spool", "--dir", os.path.join(work, "spool")])
+    for name, figure in figures.items():
+        if name.startswith("spool file"):
+            continue
+        met = meets(figure["number"], figure["target"]) if "number" in figure else None
+        table.add("spool: " + name, figure["value"], target=figure["target"], met=met)
+
+
+def bench_drain(args, bins, work, table):
+    # gpstrackd-bench drain signs with the documentation's example keys.
+    emulator, url = start_emulator(work, "drain-emulator", ("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"))
+    emulator_call(url, "/_emu/config", {"latency_ms": 50, "rps": 50})
+    figures = bench_figures(bins, ["drain", "--endpoint", url, "--positions", str(args.drain_positions), "--rate", "50", "--in-flight", "8"])
+    stats = emulator_call(url, "/_emu/stats")
+    emulator.stop()
+    rate = figures["positions/s"]["number"]
+    ratio = figures["ratio to the bound (rate x 10)"]["number"]
+    cpu = figures["CPU seconds per 10,000 positions"]["value"]
+    table.add("drain %d positions, max-request-rate 50, 8 in flight (positions/s)" % args.drain_positions,
+              "%.0f" % rate, "500 (rate x 10)", "%.3f" % ratio, ">= 0.9 of the bound", ratio >= 0.9)
+    table.add("drain: CPU s per 10,000 positions", cpu)
+    most = stats.get("max_requests_per_second", 0)
+    table.add("drain: most requests arriving in one second (emulator)", str(most), target="<= 50", met=most <= 50)
+
+
+def bench_trickle(args, bins, work, table):
+    emulator, url = start_emulator(work, "trickle-emulator", ("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"))
+    figures = bench_figures(bins, ["trickle", "--endpoint", url, "--positions", "300", "--every", "150"])
+    emulator.stop()
+    for label in ("append only", "append and upload", "uploading"):
+        value = figures["CPU ms per position, %s" % label]["value"]
+        table.add("trickle: CPU ms per position, %s (300, one every 150 ms, each its own request)" % label, value)
