@@ -43,3 +43,10 @@ def bench_trickle(args, bins, work, table):
     for label in ("append only", "append and upload", "uploading"):
         value = figures["CPU ms per position, %s" % label]["value"]
         table.add("trickle: CPU ms per position, %s (300, one every 150 ms, each its own request)" % label, value)
+
+
+def bench_filter(args, bins, work, table):
+    figures = bench_figures(bins, ["filter"])
+    for name, figure in figures.items():
+        met = meets(figure["number"], figure["target"]) if "number" in figure else None
+        table.add(name, figure["value"], target=figure["target"], met=met)

@@ -38,6 +38,10 @@ public struct FilterChain: Sendable {
     public private(set) var spacing: TrackerSpacing
     public private(set) var counters = Counters()
 
+    /// Fixes the stages hold for decisions still open: with `MemoryLayout<Location>.stride`, the
+    /// memory the filter holds beyond its fixed fields.
+    public var heldFixes: Int { triggers.heldFixes + spacing.heldFixes }
+
     public init(configuration: FilterConfiguration) {
         gate = QualityGate(configuration: configuration)
         triggers = MotionTriggers(configuration: configuration)

@@ -44,6 +44,9 @@ public struct TrackerSpacing: Sendable {
     private var since: [Location] = []
     private let maxHeld = 2000
 
+    /// Fixes held since the last kept point (none without a rule).
+    public var heldFixes: Int { since.count }
+
     public init(filtering: TrackerFiltering = .none, lookahead: Double = 10) {
         self.filtering = filtering
         self.lookahead = lookahead
@@ -81,9 +84,9 @@ public struct TrackerSpacing: Sendable {
     }
 
     /// At the end of the stream: the triggers' final point, or the best allowed point owed.
-    public mutating func finish(_ final: KeptLocation?) -> [KeptLocation] {
+    public mutating func finish(_ final: [KeptLocation]) -> [KeptLocation] {
         var out: [KeptLocation] = []
-        if let final { out += consider(final) }
+        for wish in final { out += consider(wish) }
         return out + pause()
     }
 

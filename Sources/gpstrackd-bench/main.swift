@@ -3,6 +3,9 @@
 //   gpstrackd-bench spool [--rows N] [--dir DIR]   spool figures against the targets
 //   gpstrackd-bench spool-append-loop DIR          append forever, printing each sequence number
 //                                                  after its append returned (for SIGKILL tests)
+//   gpstrackd-bench filter [--seconds N] [--seed S]
+//                                                  the filter alone: CPU per fix, fixes held, points
+//                                                  against the fewest possible, at 1 and 10 Hz
 //   gpstrackd-bench fill DIR --rows N              queue N positions in the spool under DIR (a backlog
 //                                                  for the daemon's memory and start-up benchmarks)
 //   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
@@ -193,6 +196,17 @@ case "trickle":
     let options = UploadOptions.parse(&arguments, command: "trickle", positions: 1000)
     try await benchmarkTrickle(endpoint: options.endpoint, positions: options.positions, every: options.every,
                                directory: "/tmp/gpstrackd-bench-trickle")
+case "filter":
+    var seconds = 3 * 3600
+    var seed: UInt64 = 16
+    while let flag = arguments.popFirst() {
+        switch flag {
+        case "--seconds": seconds = Int(arguments.popFirst() ?? "") ?? seconds
+        case "--seed": seed = UInt64(arguments.popFirst() ?? "") ?? seed
+        default: print("unknown option \(flag)"); exit(64)
+        }
+    }
+    benchmarkFilter(seconds: seconds, seed: seed)
 case "fill":
     guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
           let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
@@ -201,6 +215,6 @@ case "spool-append-loop":
     guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
     try await appendLoop(directory: directory)
 default:
-    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | drain --endpoint URL [...] | trickle --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
+    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | filter [--seconds N] [--seed S] | drain --endpoint URL [...] | trickle --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
     exit(64)
 }

@@ -9,7 +9,7 @@ import TrackingCore
 @Suite struct FilterFidelityTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    struct TruthPoint { var point: TrackFidelity.PathPoint; var phase: String }
+    struct TruthPoint { var point: TrackFidelity.PathPoint; var phase: String; var speed: Double }
 
     static func truth(_ name: String) throws -> [TruthPoint] {
         try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
@@ -19,7 +19,8 @@ import TrackingCore
                       let lat = (object["lat"] as? NSNumber)?.doubleValue,
                       let lon = (object["lon"] as? NSNumber)?.doubleValue
                 else { throw LocationLine.Malformed(line: String(line)) }
-                return TruthPoint(point: .init(time: time, latitude: lat, longitude: lon), phase: object["phase"] as? String ?? "")
+                return TruthPoint(point: .init(time: time, latitude: lat, longitude: lon), phase: object["phase"] as? String ?? "",
+                                  speed: (object["speed"] as? NSNumber)?.doubleValue ?? 0)
             }
     }
 

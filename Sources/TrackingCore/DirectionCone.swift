@@ -1,0 +1,78 @@
+import Glibc
+
+/// The directions from an anchor point along which a segment passes within `tolerance` of every
+/// point added so far: the intersection of the sectors that each point's tolerance disc subtends
+/// at the anchor (sector intersection, Williams 1978; the "sleeve" of Zhao and Saalfeld).
+///
+/// A point at distance `d > tolerance` allows the directions within `asin(tolerance / d)` of its
+/// own; a point within `tolerance` of the anchor allows every direction. A candidate end point
+/// admitted by the cone, and no nearer to the anchor than the farthest point added, has every
+/// added point within `tolerance` of the segment to it: within the ray by the cone, and its
+/// projection inside the segment by the distance. Constant time and memory a point, which is
+/// what lets the filter judge each fix against all those since its last kept one.
+public struct DirectionCone: Sendable {
+    public let tolerance: Double
+    /// Direction of the first point that constrained the cone; the bounds are relative to it.
+    private var centre: Double?
+    private var low = -Double.pi
+    private var high = Double.pi
+    /// No direction passes near every point: no segment from the anchor can cover them.
+    public private(set) var isEmpty = false
+    /// Distance of the farthest point added.
+    public private(set) var farthest = 0.0
+
+    public init(tolerance: Double) {
+        self.tolerance = tolerance
+    }
+
+    /// Adds a point (metres east and north of the anchor) that the segment must pass near.
+    public mutating func add(_ point: (x: Double, y: Double)) {
+        let distance = (point.x * point.x + point.y * point.y).squareRoot()
+        farthest = max(farthest, distance)
+        guard distance > tolerance, !isEmpty else { return }
+        let half = (tolerance / distance).clampedAsin
+        let direction = atan2(point.y, point.x)
+        guard let centre else {
+            self.centre = direction
+            (low, high) = (-half, half)
+            return
+        }
+        let relative = Self.wrapped(direction - centre)
+        low = max(low, relative - half)
+        high = min(high, relative + half)
+        if low > high { isEmpty = true }
+    }
+
+    /// Whether the segment from the anchor to `point` passes within `tolerance` of every point
+    /// added. False is not proof of the opposite for a point nearer than the farthest one (the
+    /// segment may still pass near); `FewestPoints` checks those exactly.
+    public func admits(_ point: (x: Double, y: Double)) -> Bool {
+        guard !isEmpty else { return false }
+        let distance = (point.x * point.x + point.y * point.y).squareRoot()
+        guard distance >= farthest else { return false }
+        guard let centre else { return true }
+        let relative = Self.wrapped(atan2(point.y, point.x) - centre)
+        return relative >= low && relative <= high
+    }
+
+    /// Whether `point`'s direction lies in the cone, whatever its distance.
+    public func contains(direction point: (x: Double, y: Double)) -> Bool {
+        guard !isEmpty else { return false }
+        guard let centre else { return true }
+        let relative = Self.wrapped(atan2(point.y, point.x) - centre)
+        return relative >= low && relative <= high
+    }
+
+    /// An angle in (-π, π].
+    static func wrapped(_ angle: Double) -> Double {
+        var a = angle
+        while a > .pi { a -= 2 * .pi }
+        while a <= -.pi { a += 2 * .pi }
+        return a
+    }
+}
+
+private extension Double {
+    /// asin of a ratio that rounding may have put a hair above 1.
+    var clampedAsin: Double { asin(Swift.min(1, Swift.max(-1, self))) }
+}

@@ -1,0 +1,77 @@
+/// The offline optimum a streaming filter is measured against: the fewest points any track needs
+/// so that every moving fix lies within `tolerance` of it (Imai and Iri's min-# problem), each
+/// fix measured against the segment between the kept points around it in time.
+///
+/// Per moving stretch, a shortest path over the graph whose edges are the segments that cover
+/// the fixes between their ends; edges are found in one sweep per start with a `DirectionCone`,
+/// so a stretch of n fixes costs O(n²) at worst, far less where the road turns. A whole drive
+/// costs the stretches' points plus one for each stop. For tests and benchmarks, not the daemon.
+public enum FewestPoints {
+    /// The fewest points, both ends included, whose polyline passes within `tolerance` of every
+    /// point of `stretch` (in a plane, metres), the points chosen among `stretch`'s own.
+    public static func count(_ stretch: [(x: Double, y: Double)], tolerance: Double) -> Int {
+        guard stretch.count > 2 else { return stretch.count }
+        let n = stretch.count
+        var fewest = [Int](repeating: .max, count: n)
+        fewest[0] = 1
+        for i in 0..<(n - 1) where fewest[i] != .max {
+            let origin = stretch[i]
+            var cone = DirectionCone(tolerance: tolerance)
+            for j in (i + 1)..<n {
+                if j > i + 1 { cone.add(relative(stretch[j - 1], to: origin)) }
+                if cone.isEmpty { break }
+                let end = relative(stretch[j], to: origin)
+                let covered = cone.admits(end)
+                    || (cone.contains(direction: end) && covers(stretch, from: i, to: j, tolerance: tolerance))
+                if covered, fewest[i] + 1 < fewest[j] { fewest[j] = fewest[i] + 1 }
+            }
+        }
+        return fewest[n - 1]
+    }
+
+    /// The optimum for a drive: the fewest points for each moving stretch, plus one for each stop.
+    /// A stop is a run of fixes that are not `isMoving` lasting `minimumStop` seconds or more, to
+    /// the first moving fix after it (as the filter's `stop-delay` counts); a shorter pause, in
+    /// stop-and-go traffic, is part of the stretch. Projected around the first fix.
+    public static func count(_ fixes: [Location], tolerance: Double, minimumStop: Double = 5, isMoving: (Location) -> Bool) -> Int {
+        guard let first = fixes.first else { return 0 }
+        let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
+        var total = 0
+        var stretch: [(x: Double, y: Double)] = []
+        var pause: [Location] = []
+        func endPause(at next: Location?) {
+            guard let start = pause.first, let end = next ?? pause.last else { return }
+            if start.time.seconds(to: end.time) >= minimumStop {
+                total += count(stretch, tolerance: tolerance) + 1
+                stretch.removeAll()
+            } else {
+                stretch += pause.map { plane.project($0) }
+            }
+            pause.removeAll()
+        }
+        for fix in fixes {
+            if isMoving(fix) {
+                endPause(at: fix)
+                stretch.append(plane.project(fix))
+            } else {
+                pause.append(fix)
+            }
+        }
+        endPause(at: nil)
+        return total + count(stretch, tolerance: tolerance)
+    }
+
+    /// The exact check, for an end nearer the start than a point between them (a U-turn).
+    static func covers(_ points: [(x: Double, y: Double)], from i: Int, to j: Int, tolerance: Double) -> Bool {
+        var k = i + 1
+        while k < j {
+            if LocalPlane.distance(from: points[k], toSegment: points[i], points[j]) > tolerance { return false }
+            k += 1
+        }
+        return true
+    }
+
+    static func relative(_ p: (x: Double, y: Double), to origin: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        (p.x - origin.x, p.y - origin.y)
+    }
+}
