@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TrackingCore
 
@@ -94,5 +95,54 @@ import TrackingCore
         #expect(rejections.dropFirst(config.outlierConfirmations - 1).allSatisfy { $0 == nil }, "\(rejections)")
         #expect(kept >= 1, "the track starts again on the new time")
         #expect(chain.gate.timelineRestarts == 1)
+    }
+}
+
+/// Multipath excursions: jumps the receiver's own velocity does not explain.
+@Suite struct ExcursionTests {
+    func reasons(_ fixes: [Location]) -> [RejectionReason?] {
+        var gate = QualityGate(configuration: FilterConfiguration())
+        return fixes.map { gate.check($0, clock: Track.synced) }
+    }
+
+    @Test func aJumpAsideThatComesBackIsRejectedWhileItLasts() {
+        // East at 10 m/s; seconds 10-13 are 20 m north of the road.
+        let fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10, north: (10...13).contains($0) ? 20 : 0) }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == [10, 11, 12, 13])
+        #expect(reasons(fixes)[10] == .outlier)
+    }
+
+    @Test func anOffsetThatLastsIsFollowedAfterTheLongestExcursion() {
+        // From second 10 on, 30 m north for good (the receiver had been wrong before).
+        let fixes = (0...30).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 >= 10 ? 30 : 0) }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == Array(10..<18), "8 s of it, then followed")
+    }
+
+    @Test func turnsBrakingAndGapsAreNotExcursions() {
+        // A 90-degree turn of radius 20 m at 8 m/s, its course reported each second.
+        var fixes: [Location] = []
+        for n in 0...12 {
+            let angle = Double(n) * 8 / 20
+            fixes.append(Track.fix(Double(n), east: 20 * sin(angle), north: 20 - 20 * cos(angle), speed: 8,
+                                   course: (90 - angle * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)))
+        }
+        #expect(reasons(fixes).allSatisfy { $0 == nil })
+        // Braking from 15 m/s to a stop, then parked drift of 4 m.
+        var speed = 15.0, east = 0.0
+        var braking: [Location] = []
+        for n in 0...10 {
+            braking.append(Track.fix(Double(n), east: east, speed: speed))
+            east += max(0, speed - 1.5)
+            speed = max(0, speed - 3)
+        }
+        braking.append(Track.fix(11, east: east + 4, speed: 0))
+        #expect(reasons(braking).allSatisfy { $0 == nil })
+        // A tunnel: 40 s without fixes, then out 300 m on at a new course.
+        let tunnel = [Track.fix(0), Track.fix(1, east: 10), Track.fix(41, east: 250, north: 150, course: 0)]
+        #expect(reasons(tunnel).allSatisfy { $0 == nil })
+        // Without a velocity the check does not apply.
+        #expect(reasons([Track.fix(0, speed: nil), Track.fix(1, east: 40, speed: nil)]).allSatisfy { $0 == nil })
     }
 }
