@@ -49,7 +49,7 @@ public struct MotionTriggers: Sendable {
     /// than it: the rest is left to that error. Measured on make_drive's route and our own
     /// (SimplificationFidelityTests): at 0.8 the track stays within 12 m of the true path with
     /// about 1.2x the fewest points; at 1.0, 1.1x the points and up to 13-15 m.
-    static let coneShare = 0.8
+    public static let coneShare = 0.8
     /// A turn whose apex stands this many `max-deviation`s off the chord (a U-turn, a hairpin) is
     /// kept at its apex, where the road is, rather than at the farthest point the cone reaches.
     static let apexFactor = 3.0

@@ -14,6 +14,8 @@ Routes:
            S-curves, stop-and-go traffic, parked at both ends
   highway  a ramp, long curves both ways at 30 m/s, a lane of slow traffic, an exit and a stop
   canyon   a street grid at 70 and 110 degrees with error bursts of 10-25 m, a tight U-turn
+  random   a road drawn from --seed: legs of every kind above at random angles, radii and speeds,
+           error bursts on its streets (Tests/Routes/record.py records it through gpsd)
 """
 import argparse, datetime, json, math, random
 
@@ -55,6 +57,43 @@ ROUTES = {
         stop("redlight", 30), straight("canyon", 200, 11), stop("parked", 60),
     ],
 }
+
+
+def random_route(seed, minutes=6):
+    """A road never drawn before: straight legs, turns at any angle and radius, roundabouts,
+    S-curves, stops and stop-and-go, for about `minutes` of driving, parked at both ends."""
+    rnd = random.Random(seed)
+    legs, seconds = [stop("parked", rnd.uniform(30, 90))], 0.0
+    while seconds < minutes * 60:
+        kind = rnd.random()
+        if kind < 0.35:
+            speed = rnd.uniform(8, 28)
+            metres = rnd.uniform(60, 700)
+            legs.append(straight("street" if speed < 18 else "highway", metres, speed))
+            seconds += metres / speed
+        elif kind < 0.7:
+            radius = rnd.choice([rnd.uniform(8, 25), rnd.uniform(25, 120), rnd.uniform(120, 600)])
+            degrees = rnd.uniform(15, 175) * rnd.choice([-1, 1])
+            speed = min(28, max(4, math.sqrt(2.5 * radius)))
+            legs.append(turn("corner" if radius < 60 else "curve", degrees, radius, speed))
+            seconds += abs(math.radians(degrees)) * radius / speed
+        elif kind < 0.8:
+            radius = rnd.uniform(12, 25)
+            legs += [turn("roundabout-in", -30, 15, 7), turn("roundabout", rnd.choice([90, 180, 270, 330]), radius, 7),
+                     turn("roundabout-out", -30, 15, 8)]
+            seconds += 40
+        elif kind < 0.9:
+            swing = rnd.uniform(30, 80)
+            radius = rnd.uniform(25, 70)
+            legs += [turn("s-curve", swing, radius, 10), turn("s-curve", -2 * swing, radius, 10), turn("s-curve", swing, radius, 10)]
+            seconds += 4 * math.radians(swing) * radius / 10
+        else:
+            for _ in range(rnd.randint(2, 6)):
+                legs += [stop("stop-and-go", rnd.uniform(3, 10)), straight("stop-and-go", rnd.uniform(10, 40), rnd.uniform(3, 6))]
+            legs.append(stop("redlight", rnd.uniform(10, 40)))
+            seconds += 60
+    legs += [straight("street", rnd.uniform(50, 200), 10), stop("parked", rnd.uniform(30, 90))]
+    return legs
 
 
 def move(lat, lon, course, metres):
@@ -109,7 +148,8 @@ def simulate(legs, rate):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--route", choices=sorted(ROUTES), required=True)
+    ap.add_argument("--route", choices=sorted(ROUTES) + ["random"], required=True,
+                    help="random: a road drawn from --seed (see random_route)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--truth", required=True)
     ap.add_argument("--rate", type=int, default=1, choices=(1, 5, 10))
@@ -124,7 +164,8 @@ def main():
     burst_n = burst_e = 0.0
     with open(a.out, "w") as out, open(a.truth, "w") as truth:
         out.write("# gpstrackd's own synthetic drive (%s, %d Hz, seed %d); see Tests/Routes/make_routes.py\n" % (a.route, a.rate, a.seed))
-        for index, (phase, lat, lon, speed, course) in enumerate(simulate(ROUTES[a.route], a.rate)):
+        legs = random_route(a.seed) if a.route == "random" else ROUTES[a.route]
+        for index, (phase, lat, lon, speed, course) in enumerate(simulate(legs, a.rate)):
             t = start + datetime.timedelta(seconds=index * dt)
             # The receiver's error: a wandering offset (its time constant ~10 s whatever the rate)
             # plus noise; more when parked; in the canyon, bursts of reflected signal.
@@ -132,7 +173,7 @@ def main():
             sigma = (2.5 if speed < 0.5 else 1.2) * math.sqrt(1 - k * k) * 2.3
             drift_n = k * drift_n + rnd.gauss(0, sigma)
             drift_e = k * drift_e + rnd.gauss(0, sigma)
-            if a.route == "canyon" and burst == 0 and phase == "canyon" and rnd.random() < 0.02 * dt:
+            if a.route in ("canyon", "random") and burst == 0 and phase in ("canyon", "street") and rnd.random() < 0.02 * dt:
                 burst = int(rnd.uniform(3, 6) * a.rate)
                 size, direction = rnd.uniform(10, 25), rnd.uniform(0, 2 * math.pi)
                 burst_n, burst_e = size * math.cos(direction), size * math.sin(direction)

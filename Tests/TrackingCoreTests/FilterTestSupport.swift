@@ -1,3 +1,4 @@
+import Foundation
 import TrackingCore
 
 /// Hand-built fixes for filter tests: a start time, and positions as metres east/north of a point.
@@ -15,5 +16,14 @@ struct Track {
         return Location(
             time: start.adding(seconds: second), mode: mode, latitude: latitude, longitude: longitude,
             course: course, speed: speed, horizontalAccuracy: accuracy)!
+    }
+}
+
+/// Runs CPU-bound work (a drive replayed through the filter, an optimum computed) on a thread of
+/// its own: a synchronous test would hold one of Swift's two cooperative threads for seconds, and
+/// the suite's async tests, which time intervals and deadlines, would starve meanwhile.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

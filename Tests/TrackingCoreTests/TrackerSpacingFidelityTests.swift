@@ -4,8 +4,8 @@ import TrackingCore
 
 /// The filter under each tracker `PositionFiltering`, on the generated drive, scored on what the
 /// tracker would store (its rule applied as the service applies it) against ground truth.
-/// Serialized: sixteen CPU-bound cases at once would hold both cooperative threads, and the
-/// suite's timing-sensitive tests share them.
+/// Serialized, each replay on a thread of its own (`offThePool`): CPU-bound cases at once would
+/// hold both cooperative threads, which the suite's timing-sensitive tests share.
 @Suite(.serialized) struct TrackerSpacingFidelityTests {
     /// What the tracker stores of `sent`, in order: its rule applied as the service does.
     static func stored(_ sent: [Location], _ filtering: TrackerFiltering) -> [Location] {
@@ -51,8 +51,8 @@ import TrackingCore
     }
 
     @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], [7, 11, 23, 43])
-    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering, seed: Int) throws {
-        let m = try Self.measure("drive-seed\(seed)", filtering)
+    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering, seed: Int) async throws {
+        let m = try await offThePool { try Self.measure("drive-seed\(seed)", filtering) }
         let (truth, kept, chain, stored, fidelity, floor) = (m.truth, m.kept, m.chain, m.stored, m.fidelity, m.floor)
         let sent = kept.map(\.location)
         print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
@@ -82,11 +82,11 @@ import TrackingCore
     /// gpstrackd's own routes (`Tests/Routes/make_routes.py`): corners at other angles, a
     /// roundabout, S-curves, stop-and-go, a highway, an urban canyon; 1 and 5 Hz.
     @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased],
-          ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz"])
-    func onRoutesOfItsOwnKeepsNoMorePointsThanWithoutARule(filtering: TrackerFiltering, route: String) throws {
-        let m = try Self.measure("route-\(route)", filtering)
+          ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"])
+    func onRoutesOfItsOwnKeepsNoMorePointsThanWithoutARule(filtering: TrackerFiltering, route: String) async throws {
+        let m = try await offThePool { try Self.measure("route-\(route)", filtering) }
         let (truth, locations, kept, chain, stored, fidelity) = (m.truth, m.locations, m.kept, m.chain, m.stored, m.fidelity)
-        let plain = FilterFidelityTests.run(locations).kept
+        let plain = try await offThePool { FilterFidelityTests.run(locations).kept }
         let unconstrained = TrackFidelity(kept: plain.map(\.location), path: truth.map(\.point))
         let floor = m.floor
         let parked = kept.filter { Self.phaseByTime(truth)[$0.location.time] == "parked" }.count
@@ -98,10 +98,12 @@ import TrackingCore
         #expect(kept.count <= plain.count, "no more points than the filter keeps without a rule")
         #expect(parked <= 4, "at most two points per parked period (two here)")
         // As measured (a guard against regressions, not the issue's 12 m): the reported accuracies
-        // of 13-32 m put AccuracyBased points 30-60 m apart, wider than the roundabout.
+        // of 13-32 m put AccuracyBased points 30-60 m apart, wider than the roundabout; on the
+        // random roads, error bursts of 10-25 m and parked drift carried into a turn put the
+        // fixes themselves up to 13 m off, and the spacing cannot choose a point where none is.
         switch filtering {
-        case .distanceBased: #expect(fidelity.maxDeviation <= 15)
-        case .accuracyBased: #expect(fidelity.maxDeviation <= 23)
+        case .distanceBased: #expect(fidelity.maxDeviation <= 18.5)
+        case .accuracyBased: #expect(fidelity.maxDeviation <= 23.5)
         default: break
         }
     }
