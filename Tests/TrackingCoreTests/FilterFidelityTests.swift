@@ -45,7 +45,8 @@ import TrackingCore
         let fidelity = TrackFidelity(kept: kept.map(\.location), path: truth.map(\.point))
         let phaseByTime = Dictionary(uniqueKeysWithValues: truth.map { ($0.point.time, $0.phase) })
         let parked = kept.filter { phaseByTime[$0.location.time] == "parked" }
-        print("fidelity: \(fidelity.pointCount) points, \(String(format: "%.2f", fidelity.pointsPerKilometre))/km over \(String(format: "%.2f", fidelity.pathKilometres)) km, max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at \(fidelity.worstTime?.iso8601 ?? "-"), parked \(parked.count); \(chain.counters.summary)")
+        let fewest = FewestPoints.count(locations, tolerance: FilterConfiguration().maxDeviation) { ($0.speed ?? 0) >= FilterConfiguration().stoppedSpeed }
+        print("fidelity: \(fidelity.pointCount) points (\(String(format: "%.2f", Double(fidelity.pointCount) / Double(fewest)))x the fewest, \(fewest)), \(String(format: "%.2f", fidelity.pointsPerKilometre))/km over \(String(format: "%.2f", fidelity.pathKilometres)) km, max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at \(fidelity.worstTime?.iso8601 ?? "-"), parked \(parked.count); \(chain.counters.summary)")
         #expect(fidelity.pathKilometres > 12)
         #expect(fidelity.pointsPerKilometre <= 4.0)
         #expect(fidelity.maxDeviation <= 12.0)

@@ -55,7 +55,8 @@ import TrackingCore
         let m = try await offThePool { try Self.measure("drive-seed\(seed)", filtering) }
         let (truth, kept, chain, stored, fidelity, floor) = (m.truth, m.kept, m.chain, m.stored, m.fidelity, m.floor)
         let sent = kept.map(\.location)
-        print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
+        let fewest = FewestPoints.count(m.locations, tolerance: FilterConfiguration().maxDeviation) { ($0.speed ?? 0) >= FilterConfiguration().stoppedSpeed }
+        print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count) (\(String(format: "%.2f", Double(stored.count) / Double(fewest)))x the fewest, \(fewest), without a rule), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
             + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
         #expect(stored.count == sent.count, "nothing sent that the tracker drops")
