@@ -77,18 +77,18 @@ let package = Package(
         ),
 
         // Benchmarks that print figures, and the child of the spool crash test.
-        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "SystemIO", "TrackingCore", "AWSLocation", "Uploader"]),
+        .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "SystemIO", "TrackingCore", "AWSLocation", "Uploader", "TestSupport"]),
 
         // What tests on real filesystems share: a small tmpfs of their own.
         .target(name: "TestSupport", path: "Tests/Support"),
 
-        .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool", "Uploader", "AWSLocation"]),
         .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore", "Spool", "AWSLocation"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite", "TestSupport"]),
-        .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore"]),
+        .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["GPSDReader", "TrackingCore", "Daemon", "Spool", "AWSLocation", "Uploader", "gpstrackd", "gpstrackd-bench", "TestSupport"],

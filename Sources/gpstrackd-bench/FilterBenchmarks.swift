@@ -2,6 +2,7 @@
 // random legs (corners at any angle, curves, stops), against the quality gate alone (every
 // filter pays that) and against the fewest points any track needs (`FewestPoints`).
 import Glibc
+import TestSupport
 import TrackingCore
 
 /// A random drive: legs of straight road, turns of 15-175 degrees at radii of 10-400 m, and stops;
@@ -14,8 +15,8 @@ struct SyntheticDrive {
 
     init(seconds: Int, rate: Int, seed: UInt64) {
         // The road from one generator, the receiver's error from another: the same route at every rate.
-        var route = BenchRandom(seed: seed)
-        var random = BenchRandom(seed: seed &+ UInt64(rate) &* 7919)
+        var route = SplitMix(seed: seed)
+        var random = SplitMix(seed: seed &+ UInt64(rate) &* 7919)
         let plane = (latitude: 52.45, longitude: 13.38)
         var (x, y, course, speed) = (0.0, 0.0, 30.0, 0.0)
         var (driftX, driftY) = (0.0, 0.0)
@@ -68,24 +69,6 @@ struct SyntheticDrive {
             }
             time = time.adding(seconds: dt)
         }
-    }
-}
-
-/// SplitMix64 with a Box–Muller normal: the same drive for the same seed on every machine.
-struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double {
-        let u = max(1e-12, uniform()), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }
 
