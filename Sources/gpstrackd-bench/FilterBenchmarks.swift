@@ -110,7 +110,7 @@ func benchmarkFilter(seconds: Int, seed: UInt64) {
         let prefix = "filter at \(rate) Hz: "
         line(prefix + "ns of CPU per fix", fixed(perFix, 0) + " ns (" + fixed(chainSeconds / max(1e-9, gateSeconds), 1) + "x the gate alone)", "<= 2000")
         line(prefix + "most fixes held", "\(mostHeld) (" + fixed(Double(mostHeld * MemoryLayout<Location>.stride) / 1024, 1) + " KiB)", "bounded")
-        line(prefix + "kept / fewest possible", "\(kept) / \(optimum) = " + fixed(Double(kept) / Double(max(1, optimum)), 2), "<= 1.2")
+        line(prefix + "kept / fewest possible", fixed(Double(kept) / Double(max(1, optimum)), 2) + " (\(kept) / \(optimum))", "<= 1.2")
         line(prefix + "points per km", fixed(Double(kept) / max(0.001, drive.kilometres), 2) + " over " + fixed(drive.kilometres, 1) + " km", "not growing with the rate")
     }
 }
