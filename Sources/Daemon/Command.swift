@@ -13,6 +13,11 @@ public enum Command: Sendable, Equatable {
     case status(flags: [String])
     /// `run` (also with no command): the daemon.
     case run(flags: [String])
+    /// `man-page 8|5`: a manual page in roff, for packaging.
+    case manualPage(String)
+
+    /// Every command by name, as `--help` and the manual list them.
+    static let names = ["run", "watch", "history", "status", "check-config", "man-page"]
 
     /// Parses the arguments after the program name.
     public static func parse(_ arguments: [String]) throws(CommandLineError) -> Command {
@@ -34,6 +39,11 @@ public enum Command: Sendable, Equatable {
             return .status(flags: Array(rest))
         case "check-config":
             return .checkConfig(flags: Array(rest))
+        case "man-page":
+            guard let section = rest.first, ManualPage.page(section) != nil, rest.count == 1 else {
+                throw CommandLineError("man-page takes 8 (gpstrackd) or 5 (gpstrackd.conf)")
+            }
+            return .manualPage(section)
         case "help":
             return .help
         default:
@@ -61,6 +71,8 @@ public enum Command: Sendable, Equatable {
           gpstrackd check-config [--config PATH] [--KEY VALUE ...]
               Validate the configuration (file, GPSTRACKD_* variables, flags; later wins) and print
               the effective settings with their sources, secrets redacted. Exit 78 when invalid.
+          gpstrackd man-page 8|5
+              Print the manual page gpstrackd(8) or gpstrackd.conf(5) in roff, for packaging.
           gpstrackd --help | --version
 
         Settings of the daemon (the file's `key = value`, GPSTRACKD_KEY variables, --key value flags;

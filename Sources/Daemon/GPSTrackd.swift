@@ -23,6 +23,9 @@ public enum GPSTrackd {
         case .version:
             try? FileDescriptor.standardOutput.writeAll("gpstrackd \(Version.string)\n")
             return .success
+        case let .manualPage(section):
+            try? FileDescriptor.standardOutput.writeAll(ManualPage.page(section) ?? "")
+            return .success
         case let .watch(options):
             let logger = Logger(
                 level: options.logLevel,

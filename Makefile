@@ -1,0 +1,32 @@
+# gpstrackd on a fresh Debian 12 with the Swift toolchain, in two commands:
+#
+#   make run    the Debian packages the build needs (when missing), the release binary, and the
+#               daemon on its embedded default: the file sink under ./state, gpsd at 127.0.0.1:2947
+#   make test   the same, plus the test tools, then the test suite (swift test)
+#   make deb    gpstrackd_<version>_<arch>.deb under .build/ (see scripts/make-deb)
+#
+# Each step does nothing when its work is done, and says nothing then.
+
+RELEASE := swift build -c release --static-swift-stdlib --quiet --product gpstrackd
+
+.PHONY: run test deb release deps test-deps
+
+deps:
+	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --test
+
+# As installed: the Swift runtime linked in, the recorded code layout (Package.swift).
+release: deps
+	@$(RELEASE)
+
+run: release
+	.build/release/gpstrackd run --state-dir ./state
+
+test: test-deps release
+	swift test
+
+deb: release
+	@scripts/install-deps --deb
+	@scripts/make-deb
