@@ -8,6 +8,8 @@
 # Each step does nothing when its work is done, and says nothing then.
 
 RELEASE := swift build -c release --static-swift-stdlib --quiet --product gpstrackd
+# Where `make run` keeps its spool and status (make run STATE_DIR=/tmp/x for another).
+STATE_DIR ?= ./state
 
 .PHONY: run test deb release deps test-deps
 
@@ -22,7 +24,7 @@ release: deps
 	@$(RELEASE)
 
 run: release
-	.build/release/gpstrackd run --state-dir ./state
+	.build/release/gpstrackd run --state-dir $(STATE_DIR)
 
 test: test-deps release
 	swift test

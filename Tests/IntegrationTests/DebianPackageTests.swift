@@ -130,3 +130,24 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: marker), "not even purge removes the queue")
     }
 }
+
+/// `make run`, the README's first command, starts the daemon on its embedded default. Its build
+/// step is skipped here (`RELEASE=true`): `swift test` holds the build directory, and `make test`
+/// built the same release binary before it.
+@Suite struct MakeRunTests {
+    @Test func makeRunStartsTheDaemonOnTheFileSink() async throws {
+        let state = TestPaths.temporaryDirectory("make-run")
+        let make = try ChildProcess("/usr/bin/make", ["-C", DebianPackageTests.root.path, "--no-print-directory", "run", "RELEASE=true", "STATE_DIR=\(state.path)"],
+                                    directory: TestPaths.temporaryDirectory("make-run-output"), name: "make-run")
+        defer { make.terminate() }
+        let statusPath = state.appendingPathComponent("status.json").path
+        #expect(await ChildProcess.waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: statusPath) }, "\(make.stderr)")
+        let status = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statusPath))) as? [String: Any]
+        let pid = try #require(status?["pid"] as? Int, "status.json names the daemon")
+        #expect(make.stderr.contains("sink=file"), "the embedded default: the file sink")
+        #expect(make.stderr.contains("gpsd=127.0.0.1:2947"))
+        kill(pid_t(pid), SIGTERM)
+        #expect(await make.waitForExit(timeout: 30))
+        #expect(make.terminationStatus == 0, "\(make.stderr)")
+    }
+}
