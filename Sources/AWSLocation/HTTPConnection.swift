@@ -22,9 +22,14 @@ final class HTTPConnection {
     let key: Key
     private var fd: Int32
     private var ssl: OpaquePointer?
+    /// Whether the TLS handshake resumed an earlier session (an abbreviated handshake: no
+    /// certificates on the wire).
+    private(set) var resumed = false
 
-    /// Connects (through `proxy` for https when given) and completes the TLS handshake.
-    init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(Failure) {
+    /// Connects (through `proxy` for https when given) and completes the TLS handshake, resuming
+    /// `session` when the server still accepts it.
+    init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, resuming session: TLSSession? = nil,
+         deadline: ContinuousClock.Instant) throws(Failure) {
         self.key = key
         if let proxy {
             do throws(Failure) {
@@ -43,7 +48,7 @@ final class HTTPConnection {
             if let proxy { try tunnel(through: proxy, deadline: deadline) }
             if key.scheme == "https" {
                 guard let tls else { throw Failure.tls("no TLS context") }
-                try handshake(context: tls, deadline: deadline)
+                try handshake(context: tls, resuming: session, deadline: deadline)
             }
         } catch {
             close()
@@ -56,6 +61,10 @@ final class HTTPConnection {
     /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
     func close() {
         if let ssl {
+            // Shut down quietly (nothing sent): freed otherwise, OpenSSL marks the session as
+            // not resumable, and the next connection would need a full handshake.
+            SSL_set_quiet_shutdown(ssl, 1)
+            SSL_shutdown(ssl)
             SSL_free(ssl)
             self.ssl = nil
         }
@@ -128,9 +137,10 @@ final class HTTPConnection {
         }
     }
 
-    private func handshake(context: OpaquePointer, deadline: ContinuousClock.Instant) throws(Failure) {
+    private func handshake(context: OpaquePointer, resuming session: TLSSession?, deadline: ContinuousClock.Instant) throws(Failure) {
         guard let ssl = SSL_new(context) else { throw .tls(Self.tlsError() ?? "SSL_new failed") }
         self.ssl = ssl
+        if let session { SSL_set_session(ssl, session.pointer) }
         let isAddress = Self.isAddressLiteral(key.host)
         if !isAddress { _ = gpstrackd_tls_set_server_name(ssl, key.host) }
         guard gpstrackd_tls_expect_host(ssl, key.host, isAddress ? 1 : 0) == 1 else { throw .tls("cannot check the name \(key.host)") }
@@ -144,6 +154,18 @@ final class HTTPConnection {
             if errno == EAGAIN || errno == EWOULDBLOCK { throw .timeout }
             throw .tls(Self.tlsError() ?? "handshake failed")
         }
+        resumed = SSL_session_reused(ssl) == 1
+    }
+
+    /// The session to resume on the next connection to the same server, once it can be (TLS 1.3
+    /// sends its ticket after the handshake; it has come with the first answer).
+    func session() -> TLSSession? {
+        guard let ssl, let session = SSL_get1_session(ssl) else { return nil }
+        guard SSL_SESSION_is_resumable(session) == 1 else {
+            SSL_SESSION_free(session)
+            return nil
+        }
+        return TLSSession(pointer: session)
     }
 
     // MARK: - I/O
@@ -210,4 +232,12 @@ final class HTTPConnection {
         let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(0, total))
     }
+}
+
+/// A TLS session (its ticket and keys) kept to resume the next connection to the same server:
+/// an abbreviated handshake sends no certificate chain, a few kilobytes less on a cellular link.
+final class TLSSession: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { SSL_SESSION_free(pointer) }
 }

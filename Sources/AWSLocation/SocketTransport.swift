@@ -13,6 +13,9 @@ import Synchronization
 /// thread, so they run on serial Dispatch queues of their own (which get threads of their own),
 /// never on Swift's cooperative pool, nor on a concurrent queue sharing that pool's threads.
 ///
+/// Reconnects resume the server's last TLS session (tickets), so only the first connection
+/// carries the certificate chain.
+///
 /// Trust: the system's hashed certificate directory (`/etc/ssl/certs`), looked up per issuer
 /// rather than loaded whole; `SSL_CERT_DIR`/`SSL_CERT_FILE` as OpenSSL reads them; or `caFile`.
 public final class SocketTransport: HTTPTransport {
@@ -40,6 +43,21 @@ public final class SocketTransport: HTTPTransport {
     private let load = Mutex([Int](repeating: 0, count: 8))
     private let idle = Mutex<[ConnectionBox]>([])
     private let tls = Mutex<TLSContext?>(nil)
+    /// The last resumable TLS session of each server.
+    private let sessions = Mutex<[HTTPConnection.Key: TLSSession]>([:])
+    private let handshakes = Mutex(TLSHandshakes())
+
+    /// TLS handshakes so far, and how many of them resumed a session.
+    public struct TLSHandshakes: Sendable, Equatable {
+        public var full = 0
+        public var resumed = 0
+        public init(full: Int = 0, resumed: Int = 0) {
+            self.full = full
+            self.resumed = resumed
+        }
+    }
+
+    public var tlsHandshakes: TLSHandshakes { handshakes.withLock { $0 } }
 
     /// What is wrong with `HTTPS_PROXY` in `environment` (the variable and why), when it is set
     /// and cannot be used; checked at start so that a mistyped proxy is not silently bypassed.
@@ -112,9 +130,12 @@ public final class SocketTransport: HTTPTransport {
                     connection = reused
                 } else {
                     let connectDeadline = min(deadline, ContinuousClock.now + .milliseconds(Int64(configuration.connectTimeout * 1000)))
+                    let https = key.scheme == "https"
                     connection = try HTTPConnection(
                         key: key, proxy: proxies.proxy(scheme: key.scheme, host: key.host),
-                        tls: key.scheme == "https" ? try context() : nil, deadline: connectDeadline)
+                        tls: https ? try context() : nil, resuming: https ? sessions.withLock { $0[key] } : nil,
+                        deadline: connectDeadline)
+                    if https { handshakes.withLock { connection.resumed ? ($0.resumed += 1) : ($0.full += 1) } }
                 }
             } catch {
                 return .failure(httpError(error, request))
@@ -122,6 +143,7 @@ public final class SocketTransport: HTTPTransport {
             do {
                 try connection.write(head + request.body, deadline: deadline)
                 let (response, keepAlive) = try readResponse(connection, method: request.method, deadline: deadline)
+                if reused == nil, let session = connection.session() { sessions.withLock { $0[key] = session } }
                 if keepAlive { putIdle(connection) } else { connection.close() }
                 return .success(response)
             } catch {
@@ -167,6 +189,16 @@ public final class SocketTransport: HTTPTransport {
 
     /// How long a connection lies idle before a failure on it at once is taken for a close while idle.
     public static let staleAfter = Duration.seconds(2)
+
+    /// Closes the connections kept for reuse (the network changed; tests): the next request
+    /// connects anew, resuming its TLS session.
+    public func closeIdleConnections() {
+        let closing = idle.withLock { pool -> [ConnectionBox] in
+            defer { pool.removeAll() }
+            return pool
+        }
+        for box in closing { box.connection.close() }
+    }
 
     private func takeIdle(_ key: HTTPConnection.Key) -> ConnectionBox? {
         idle.withLock { pool in

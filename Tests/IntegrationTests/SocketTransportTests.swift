@@ -52,6 +52,27 @@ import TrackingCore
         #expect(latest.latitude == 52.5 && latest.longitude == 13.4 && latest.sampleTime == Self.update.sampleTime)
     }
 
+    @Test func everyReconnectResumesTheTLSSession() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls-resume")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted)
+        defer { emulator.stop() }
+        let transport = SocketTransport(configuration: .init(caFile: trusted.certificate))
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        #expect(try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update]).isEmpty)
+        #expect(transport.tlsHandshakes == .init(full: 1, resumed: 0))
+        // A kept-alive connection is reused without a handshake at all.
+        _ = try await client.getDevicePosition(tracker: "fleet", device: "tls-truck")
+        #expect(transport.tlsHandshakes == .init(full: 1, resumed: 0))
+        // Closed (as a NAT's idle timeout does): each new connection resumes the session.
+        for round in 1...3 {
+            transport.closeIdleConnections()
+            _ = try await client.getDevicePosition(tracker: "fleet", device: "tls-truck")
+            #expect(transport.tlsHandshakes == .init(full: 1, resumed: round), "reconnect \(round)")
+        }
+    }
+
     @Test func refusesACertificateForAnotherName() async throws {
         let directory = TestPaths.temporaryDirectory("transport-tls-name")
         let other = try await Self.certificate(directory, "other", names: "DNS:tracker.example.com")
