@@ -13,7 +13,8 @@
 /// fixes after it are judged again from there: sector intersection (Williams 1978) driving an
 /// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
 /// constant time, a corner the fixes held since it; those are at most `maxHeld`. The kept track
-/// passes within `coneShare` x `max-deviation` of every moving fix between its points.
+/// passes within `max-deviation` of every moving fix between its points (the cone keeps to
+/// `coneShare` of it).
 ///
 /// "Stopped" has hysteresis: moving → stopped after `stop-delay` seconds of fixes no faster than
 /// `stopped-speed`; stopped → moving after two consecutive fixes at least `moving-speed` fast,
@@ -23,7 +24,10 @@ public struct MotionTriggers: Sendable {
     /// Whether the vehicle is moving, as decided with hysteresis.
     public enum Motion: String, Sendable { case moving, stopped }
 
-    public var configuration: FilterConfiguration
+    public var configuration: FilterConfiguration {
+        // A reload's new max-deviation applies to the fixes held, not only from the next point.
+        didSet { if configuration.maxDeviation != oldValue.maxDeviation { rehold() } }
+    }
     public private(set) var motion: Motion = .stopped
     public private(set) var lastKept: Location?
 
@@ -31,7 +35,7 @@ public struct MotionTriggers: Sendable {
     private var since: [(location: Location, x: Double, y: Double, reachable: Bool)] = []
     private var plane: LocalPlane?
     /// The directions from the last kept fix that pass within `max-deviation` of every held fix.
-    private var cone = DirectionCone(tolerance: 10)
+    private var cone: DirectionCone
     /// The previous accepted fix.
     private var previous: Location?
     /// Moving: when the current run of slow fixes began.
@@ -56,6 +60,7 @@ public struct MotionTriggers: Sendable {
 
     public init(configuration: FilterConfiguration) {
         self.configuration = configuration
+        cone = DirectionCone(tolerance: configuration.maxDeviation * Self.coneShare)
     }
 
     /// Fixes held for the deviation check (the memory the stage holds, besides its own fields).

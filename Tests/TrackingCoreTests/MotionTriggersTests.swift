@@ -33,6 +33,17 @@ import TrackingCore
         #expect(seconds(kept) == [0, 20], "the corner itself, at 200 m east")
     }
 
+    @Test func aNewMaximumDeviationAppliesToTheFixesAlreadyHeld() {
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        let fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 % 2 == 0 ? 4 : -4) }
+        #expect(fixes.flatMap { triggers.process($0) }.map(\.trigger) == [.first], "8 m of wobble is within 10 m")
+        var tighter = triggers.configuration
+        tighter.maxDeviation = 2
+        triggers.configuration = tighter
+        let after = triggers.process(Track.fix(21, east: 210, north: -4))
+        #expect(!after.isEmpty && after.allSatisfy { $0.trigger == .deviation }, "judged again at 2 m: corners at once")
+    }
+
     @Test func ignoresWobbleWithinTheMaximumDeviation() {
         let fixes = (0...50).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 % 2 == 0 ? 4 : -4) }
         #expect(run(fixes).map(\.trigger) == [.first])
