@@ -38,13 +38,24 @@ def sentence(body):
     return "$%s*%02X\n" % (body, checksum)
 
 
-def start_emulator(work, name="emulator", keys=(ACCESS_KEY, SECRET_KEY)):
+def start_emulator(work, name="emulator", keys=(ACCESS_KEY, SECRET_KEY), tls=None):
+    """The emulator, on http, or on https with `tls` = (certificate, key) PEM paths."""
+    extra = ["--tls-cert", tls[0], "--tls-key", tls[1]] if tls else []
     proc = Proc(name, [sys.executable, "-u", EMULATOR, "--port", "0", "--access-key", keys[0],
-                       "--secret-key", keys[1]], work)
+                       "--secret-key", keys[1]] + extra, work)
     path = os.path.join(work, name + ".out")
     wait_for(lambda: "listening on" in open(path).read(), 15, "the tracker emulator")
-    url = re.search(r"http://\S+", open(path).read()).group(0)
+    url = re.search(r"https?://\S+", open(path).read()).group(0)
     return proc, url
+
+
+def test_certificate(work, name="localhost"):
+    """A self-signed certificate for localhost: (certificate, key) PEM paths."""
+    certificate, key = os.path.join(work, name + ".pem"), os.path.join(work, name + ".key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
+    return certificate, key
 
 
 def emulator_call(url, path, body=None):

@@ -1,6 +1,6 @@
 """Figures gpstrackd-bench measures in process (the spool, a drain, a trickle), read from its JSON lines."""
 import json, os, subprocess
-from figures.fixtures import emulator_call, start_emulator
+from figures.fixtures import emulator_call, start_emulator, test_certificate
 from figures.table import meets
 
 def bench_figures(bins, arguments):
@@ -50,3 +50,13 @@ def bench_filter(args, bins, work, table):
     for name, figure in figures.items():
         met = meets(figure["number"], figure["target"]) if "number" in figure else None
         table.add(name, figure["value"], target=figure["target"], met=met)
+
+
+def bench_wire(args, bins, work, table):
+    tls = test_certificate(work)
+    emulator, url = start_emulator(work, "wire-emulator", ("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"), tls=tls)
+    figures = bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0]])
+    emulator.stop()
+    for name, figure in figures.items():
+        met = meets(figure["number"], figure["target"]) if "number" in figure and figure["target"] else None
+        table.add("wire: " + name, figure["value"], target=figure["target"], met=met)

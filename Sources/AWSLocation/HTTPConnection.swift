@@ -161,11 +161,11 @@ final class HTTPConnection {
     /// sends its ticket after the handshake; it has come with the first answer).
     func session() -> TLSSession? {
         guard let ssl, let session = SSL_get1_session(ssl) else { return nil }
-        guard SSL_SESSION_is_resumable(session) == 1 else {
-            SSL_SESSION_free(session)
-            return nil
-        }
-        return TLSSession(pointer: session)
+        defer { SSL_SESSION_free(session) }
+        // A copy: OpenSSL marks the connection's own session unresumable when the connection ends
+        // in an error (a peer or a NAT that closed it while idle).
+        guard SSL_SESSION_is_resumable(session) == 1, let copy = SSL_SESSION_dup(session) else { return nil }
+        return TLSSession(pointer: copy)
     }
 
     // MARK: - I/O

@@ -27,6 +27,8 @@ public final class SocketTransport: HTTPTransport {
         public var caFile: String?
         /// Idle connections kept for reuse.
         public var maxIdle = 4
+        /// Whether a reconnect resumes the server's last TLS session (off only to measure what it saves).
+        public var resumesSessions = true
 
         public init(connectTimeout: Double = 10, totalTimeout: Double = 30, caFile: String? = nil) {
             self.connectTimeout = connectTimeout
@@ -133,7 +135,7 @@ public final class SocketTransport: HTTPTransport {
                     let https = key.scheme == "https"
                     connection = try HTTPConnection(
                         key: key, proxy: proxies.proxy(scheme: key.scheme, host: key.host),
-                        tls: https ? try context() : nil, resuming: https ? sessions.withLock { $0[key] } : nil,
+                        tls: https ? try context() : nil, resuming: https && configuration.resumesSessions ? sessions.withLock { $0[key] } : nil,
                         deadline: connectDeadline)
                     if https { handshakes.withLock { connection.resumed ? ($0.resumed += 1) : ($0.full += 1) } }
                 }

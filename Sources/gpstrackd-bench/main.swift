@@ -6,6 +6,9 @@
 //   gpstrackd-bench filter [--seconds N] [--seed S]
 //                                                  the filter alone: CPU per fix, fixes held, points
 //                                                  against the fewest possible, at 1 and 10 Hz
+//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM [--positions N] [--every MS] [--idle-close S]
+//                                                  bytes per position through a counting relay that
+//                                                  closes idle connections, with and without TLS resumption
 //   gpstrackd-bench fill DIR --rows N              queue N positions in the spool under DIR (a backlog
 //                                                  for the daemon's memory and start-up benchmarks)
 //   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
@@ -207,6 +210,19 @@ case "filter":
         }
     }
     benchmarkFilter(seconds: seconds, seed: seed)
+case "wire":
+    var (endpoint, caFile, positions, every, idleClose) = ("", "", 20, 2500, 2.0)
+    while let flag = arguments.popFirst() {
+        switch flag {
+        case "--endpoint": endpoint = arguments.popFirst() ?? ""
+        case "--ca": caFile = arguments.popFirst() ?? ""
+        case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
+        case "--every": every = Int(arguments.popFirst() ?? "") ?? every
+        case "--idle-close": idleClose = Double(arguments.popFirst() ?? "") ?? idleClose
+        default: print("unknown option \(flag)"); exit(64)
+        }
+    }
+    try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose)
 case "fill":
     guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
           let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
@@ -215,6 +231,6 @@ case "spool-append-loop":
     guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
     try await appendLoop(directory: directory)
 default:
-    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | filter [--seconds N] [--seed S] | drain --endpoint URL [...] | trickle --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
+    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | filter [--seconds N] [--seed S] | wire --endpoint URL --ca PEM [...] | drain --endpoint URL [...] | trickle --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
     exit(64)
 }

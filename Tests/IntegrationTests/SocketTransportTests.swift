@@ -73,6 +73,32 @@ import TrackingCore
         }
     }
 
+    /// As on a cellular link: a relay between uploader and tracker closes connections left idle
+    /// (`gpstrackd-bench wire`), so each position meets a dead kept-alive connection and connects
+    /// anew; each reconnect resumes the session, and fewer bytes cross than with full handshakes.
+    @Test func aConnectionANATClosedIsReplacedByAResumedOne() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls-nat")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        // gpstrackd-bench signs with the documentation's example keys.
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: [
+            "--access-key", "AKIDEXAMPLE", "--secret-key", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        ])
+        defer { emulator.stop() }
+        let wire = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate,
+                                                      "--positions", "3", "--every", "2500", "--idle-close", "2"], directory: directory, name: "wire")
+        #expect(await wire.waitForExit(timeout: 60))
+        let figures = Dictionary(wire.stdoutLines.compactMap { line -> (String, String)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let figure = object["figure"] as? String, let value = object["value"] as? String else { return nil }
+            return (figure, value)
+        }, uniquingKeysWith: { a, _ in a })
+        print("wire: \(figures)")
+        #expect(figures["connections, full handshakes (reference)"] == "3: 3 full, 0 resumed handshakes")
+        #expect(figures["connections, resuming TLS sessions"] == "3: 1 full, 2 resumed handshakes")
+        let ratio = try #require(figures["bytes per position, resuming / full"].flatMap(Double.init))
+        #expect(ratio < 0.95, "resumed handshakes carry no certificate chain")
+    }
+
     @Test func refusesACertificateForAnotherName() async throws {
         let directory = TestPaths.temporaryDirectory("transport-tls-name")
         let other = try await Self.certificate(directory, "other", names: "DNS:tracker.example.com")

@@ -19,9 +19,10 @@ final class TrackerEmulator: @unchecked Sendable {
         self.endpoint = endpoint
     }
 
-    /// Starts the emulator; with `tls` (certificate and key files) it serves https on `localhost`.
-    static func start(directory: URL, tls: (certificate: String, key: String)? = nil) async throws -> TrackerEmulator {
-        let options = tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []
+    /// Starts the emulator; with `tls` (certificate and key files) it serves https on `localhost`;
+    /// `arguments` go to it as they are (other keys, faults).
+    static func start(directory: URL, tls: (certificate: String, key: String)? = nil, arguments: [String] = []) async throws -> TrackerEmulator {
+        let options = (tls.map { ["--tls-cert", $0.certificate, "--tls-key", $0.key] } ?? []) + arguments
         let child = try ChildProcess("/usr/bin/env", ["python3", script, "--port", "0"] + options, directory: directory, name: "emulator")
         guard await ChildProcess.waitUntil(timeout: 20, { child.stdout.contains("listening on") }),
               let line = child.stdout.split(separator: "\n").first,

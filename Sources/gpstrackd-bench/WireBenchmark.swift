@@ -1,0 +1,120 @@
+// Bytes on the wire per position: positions trickled one by one through the uploader to the
+// emulator over TLS, through a relay that counts every byte and closes a connection left idle (as a
+// cellular NAT or a load balancer does), once resuming TLS sessions and once, the reference in the
+// same run, with a full handshake for every connection.
+import AWSLocation
+import Foundation
+import Spool
+import Synchronization
+import TrackingCore
+import Uploader
+
+/// A loopback TCP relay to `target` that counts the bytes each way and closes a connection idle
+/// for `idleClose` seconds.
+final class ByteCountingRelay: Sendable {
+    struct Counts: Sendable { var up = 0, down = 0, connections = 0 }
+
+    let port: UInt16
+    private let listener: Int32
+    private let target: UInt16
+    private let idleClose: Double
+    private let counts = Mutex(Counts())
+
+    var counted: Counts { counts.withLock { $0 } }
+
+    init(target: UInt16, idleClose: Double) {
+        self.target = target
+        self.idleClose = idleClose
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                precondition(bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0)
+            }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = Self.loopback(port: target)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard connected else { close(client); close(server); continue }
+            counts.withLock { $0.connections += 1 }
+            Thread { [self] in pump(client, server) }.start()
+        }
+    }
+
+    private func pump(_ client: Int32, _ server: Int32) {
+        defer { close(client); close(server) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var lastByte = ContinuousClock.now
+        while ContinuousClock.now - lastByte < .milliseconds(Int64(idleClose * 1000)) {
+            var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
+            guard poll(&fds, 2, 50) >= 0 else { return }
+            for (index, entry) in fds.enumerated() where entry.revents != 0 {
+                let from = index == 0 ? client : server, to = index == 0 ? server : client
+                let count = read(from, &buffer, buffer.count)
+                guard count > 0, send(to, buffer, count, Int32(MSG_NOSIGNAL)) == count else { return }
+                counts.withLock { index == 0 ? ($0.up += count) : ($0.down += count) }
+                lastByte = .now
+            }
+        }
+    }
+}
+
+func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int, idleClose: Double) async throws {
+    guard let url = URL(string: endpoint), let port = url.port.map(UInt16.init) else {
+        print("wire needs --endpoint https://localhost:PORT"); exit(64)
+    }
+    say("wire: \(positions) positions, one every \(every) ms, each its own request, through a relay closing connections idle \(fixed(idleClose, 1)) s")
+    line("figure", "value", "target")
+    var perPosition: [Bool: Double] = [:]
+    for resuming in [false, true] {
+        let relay = ByteCountingRelay(target: port, idleClose: idleClose)
+        let directory = "/tmp/gpstrackd-bench-wire"
+        system("rm -rf '\(directory)'")
+        let spool = try await Spool.open(.init(directory: directory))
+        var transportConfiguration = SocketTransport.Configuration(caFile: caFile)
+        transportConfiguration.resumesSessions = resuming
+        let transport = SocketTransport(configuration: transportConfiguration)
+        let client = TrackerClient(
+            region: "us-east-1", endpoint: try ServiceEndpoint("https://localhost:\(relay.port)"),
+            credentials: StaticCredentialProvider(Credentials(
+                accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
+            transport: transport)
+        let uploader = Uploader(configuration: .init(tracker: "bench", deviceID: "bench-device"), spool: spool, client: client)
+        let running = Task { await uploader.run() }
+        for n in 0..<positions {
+            try await spool.append(position(n))
+            try await Task.sleep(for: .milliseconds(every))
+        }
+        while try await spool.statistics().queued > 0 { try await Task.sleep(for: .milliseconds(100)) }
+        uploader.stop()
+        await running.value
+        let counted = relay.counted
+        let bytes = Double(counted.up + counted.down) / Double(positions)
+        perPosition[resuming] = bytes
+        let handshakes = transport.tlsHandshakes
+        let label = resuming ? "resuming TLS sessions" : "full handshakes (reference)"
+        line("bytes per position, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", resuming ? "<= 850" : "")
+        line("connections, \(label)", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes", "")
+    }
+    line("bytes per position, resuming / full", fixed(perPosition[true]! / perPosition[false]!, 2), "")
+}
