@@ -113,7 +113,9 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         perPosition[resuming] = bytes
         let handshakes = transport.tlsHandshakes
         let label = resuming ? "resuming TLS sessions" : "full handshakes (reference)"
-        line("bytes per position, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", resuming ? "<= 850" : "")
+        // Every position here meets a closed connection (the worst case): issue 18's 850 bytes are
+        // for a drive with a reconnect every dozen positions.
+        line("bytes per position, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", "")
         line("connections, \(label)", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes", "")
     }
     line("bytes per position, resuming / full", fixed(perPosition[true]! / perPosition[false]!, 2), "")
