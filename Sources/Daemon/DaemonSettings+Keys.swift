@@ -72,11 +72,9 @@ extension DaemonSettings {
     static func number(_ name: String, _ range: ClosedRange<Double>, integer: Bool = false,
                        _ set: @escaping @Sendable (inout DaemonConfiguration, Double) -> Void,
                        _ show: @escaping @Sendable (DaemonConfiguration) -> String?) -> Key {
-        Key(name: name, secret: false, value: (integer ? "N " : "X ") + "\(format(range.lowerBound))-\(format(range.upperBound))", apply: { value, c in
-            guard let number = Double(value), number.isFinite, range.contains(number), !integer || number == number.rounded() else {
-                let bounds = "\(format(range.lowerBound)) to \(format(range.upperBound))"
-                return integer ? "must be a whole number from \(bounds)" : "must be a number from \(bounds)"
-            }
+        let rule = NumberRule(range: range, integer: integer)
+        return Key(name: name, secret: false, value: rule.value, apply: { value, c in
+            guard let number = rule.parse(value) else { return rule.problem }
             set(&c, number)
             return nil
         }, show: show)

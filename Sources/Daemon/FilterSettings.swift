@@ -99,8 +99,8 @@ public enum FilterSettings {
         _ name: String, _ field: KeyPath<FilterConfiguration, Value> & Sendable, _ help: String, range: ClosedRange<Double>,
         allowOff: Bool = false, integer: Bool = false, _ set: @escaping @Sendable (inout FilterConfiguration, Double?) -> Void
     ) -> Key {
-        let bounds = "\(DaemonSettings.format(range.lowerBound))-\(DaemonSettings.format(range.upperBound))"
-        return Key(name: name, help: help, value: (integer ? "N " : "X ") + bounds + (allowOff ? "|off" : ""), show: { c in
+        let rule = NumberRule(range: range, integer: integer)
+        return Key(name: name, help: help, value: rule.value + (allowOff ? "|off" : ""), show: { c in
             let value = c[keyPath: field]
             return (value as? Double).map(DaemonSettings.format) ?? (value as? Int).map(String.init) ?? "off"
         }) { text, c in
@@ -108,10 +108,7 @@ public enum FilterSettings {
                 set(&c, nil)
                 return nil
             }
-            guard let value = Double(text), value.isFinite, range.contains(value), !integer || value == value.rounded() else {
-                let bounds = "\(DaemonSettings.format(range.lowerBound)) to \(DaemonSettings.format(range.upperBound))"
-                return "must be a \(integer ? "whole number" : "number") from \(bounds)" + (allowOff ? " or 'off'" : "")
-            }
+            guard let value = rule.parse(text) else { return rule.problem + (allowOff ? " or 'off'" : "") }
             set(&c, value)
             return nil
         }
