@@ -27,11 +27,34 @@ public struct DirectionCone: Sendable {
 
     /// Adds a point (metres east and north of the anchor) that the segment must pass near.
     public mutating func add(_ point: (x: Double, y: Double)) {
-        let distance = (point.x * point.x + point.y * point.y).squareRoot()
+        add(distance: (point.x * point.x + point.y * point.y).squareRoot(), direction: atan2(point.y, point.x))
+    }
+
+    /// Whether the segment to `point` passes near every point added so far (`admits`), then adds
+    /// it: the filter's step for each fix, its distance and direction computed once.
+    public mutating func admitsThenAdds(_ point: (x: Double, y: Double)) -> Bool {
+        let distance = (point.x * point.x + point.y * point.y).squareRoot(), direction = atan2(point.y, point.x)
+        let admitted = distance >= farthest && contains(direction: direction)
+        add(distance: distance, direction: direction)
+        return admitted
+    }
+
+    /// Whether the segment from the anchor to `point` passes within `tolerance` of every point
+    /// added. False is not proof of the opposite for a point nearer than the farthest one (the
+    /// segment may still pass near); `FewestPoints` checks those exactly.
+    public func admits(_ point: (x: Double, y: Double)) -> Bool {
+        (point.x * point.x + point.y * point.y).squareRoot() >= farthest && contains(direction: point)
+    }
+
+    /// Whether `point`'s direction lies in the cone, whatever its distance.
+    public func contains(direction point: (x: Double, y: Double)) -> Bool {
+        contains(direction: atan2(point.y, point.x))
+    }
+
+    private mutating func add(distance: Double, direction: Double) {
         farthest = max(farthest, distance)
         guard distance > tolerance, !isEmpty else { return }
         let half = (tolerance / distance).clampedAsin
-        let direction = atan2(point.y, point.x)
         guard let centre else {
             self.centre = direction
             (low, high) = (-half, half)
@@ -43,23 +66,10 @@ public struct DirectionCone: Sendable {
         if low > high { isEmpty = true }
     }
 
-    /// Whether the segment from the anchor to `point` passes within `tolerance` of every point
-    /// added. False is not proof of the opposite for a point nearer than the farthest one (the
-    /// segment may still pass near); `FewestPoints` checks those exactly.
-    public func admits(_ point: (x: Double, y: Double)) -> Bool {
-        guard !isEmpty else { return false }
-        let distance = (point.x * point.x + point.y * point.y).squareRoot()
-        guard distance >= farthest else { return false }
-        guard let centre else { return true }
-        let relative = Self.wrapped(atan2(point.y, point.x) - centre)
-        return relative >= low && relative <= high
-    }
-
-    /// Whether `point`'s direction lies in the cone, whatever its distance.
-    public func contains(direction point: (x: Double, y: Double)) -> Bool {
+    private func contains(direction: Double) -> Bool {
         guard !isEmpty else { return false }
         guard let centre else { return true }
-        let relative = Self.wrapped(atan2(point.y, point.x) - centre)
+        let relative = Self.wrapped(direction - centre)
         return relative >= low && relative <= high
     }
 

@@ -244,8 +244,7 @@ public struct MotionTriggers: Sendable {
     private mutating func hold(_ fix: Location) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
-        let reachable = cone.admits(p) && last.time.seconds(to: fix.time) >= configuration.minInterval
-        cone.add(p)
+        let reachable = cone.admitsThenAdds(p) && last.time.seconds(to: fix.time) >= configuration.minInterval
         since.append((fix, p.x, p.y, reachable))
     }
 
