@@ -24,7 +24,12 @@ public enum SmallFile {
     /// and a crash leaves one of the two. A new temporary file beside it (`mkstemp`: a fresh name,
     /// never a link someone planted at a predictable `<file>.tmp`), written, fsynced, renamed over
     /// it, then the directory fsynced.
-    public static func replace(_ path: String, with text: String, mode: mode_t = 0o644) throws(FileError) {
+    ///
+    /// `durable: false` keeps the rename's atomicity but skips both fsyncs, for snapshots rewritten
+    /// every few seconds (status.json, the metrics file): after a power cut the newest or an older
+    /// snapshot is there (or, on a file system without a journal, possibly an empty one that the
+    /// next round replaces), and a box running for months does not flush its flash twice a round.
+    public static func replace(_ path: String, with text: String, mode: mode_t = 0o644, durable: Bool = true) throws(FileError) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let shownDirectory = directory.isEmpty ? "/" : directory
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
@@ -37,14 +42,16 @@ public enum SmallFile {
             defer { fd.close() }
             do throws(Errno) { try FileDescriptor.retrying { fchmod(raw, mode) } } catch { throw FileError("set the mode of \(temporary)", .system(error)) }
             do throws(Errno) { try fd.writeAll(text) } catch { throw FileError("write \(temporary)", .system(error)) }
-            do throws(Errno) { try fd.sync() } catch { throw FileError("flush \(temporary)", .system(error)) }
+            if durable {
+                do throws(Errno) { try fd.sync() } catch { throw FileError("flush \(temporary)", .system(error)) }
+            }
             guard rename(temporary, path) == 0 else { throw FileError("rename \(temporary) to \(path)", .system(.current)) }
         } catch {
             unlink(temporary)
             throw error
         }
         // The rename itself durable: the directory's entry.
-        if let directoryFD = try? FileDescriptor.open(shownDirectory, O_RDONLY | O_DIRECTORY) {
+        if durable, let directoryFD = try? FileDescriptor.open(shownDirectory, O_RDONLY | O_DIRECTORY) {
             try? directoryFD.sync()
             directoryFD.close()
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Dispatch
 import Glibc
+import Synchronization
 import Testing
 import SystemIO
 
@@ -33,6 +34,37 @@ import SystemIO
         var info = stat()
         #expect(stat(dir + "/identity", &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
+    }
+
+    /// A snapshot written without fsync is still replaced whole: a reader beside the writer sees
+    /// one complete version or the next, never a mixture or an empty file.
+    @Test func aSnapshotThatIsNotDurableIsStillReplacedWhole() throws {
+        let dir = directory()
+        let path = dir + "/status.json"
+        let versions = (0..<300).map { n in "{\"round\":\(n),\"pad\":\"" + String(repeating: "x", count: 5000 + n % 7 * 1000) + "\"}\n" }
+        try SmallFile.replace(path, with: versions[0], durable: false)
+        let writing = Atomic(true)
+        let reads = Mutex((count: 0, torn: [String]()))
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "reader").async {
+            while writing.load(ordering: .acquiring) {
+                guard let text = try? SmallFile.read(path) else { continue }
+                reads.withLock { r in
+                    r.count += 1
+                    if !versions.contains(text) { r.torn.append(String(text.prefix(40))) }
+                }
+            }
+            done.signal()
+        }
+        for version in versions.dropFirst() { try SmallFile.replace(path, with: version, durable: false) }
+        writing.store(false, ordering: .releasing)
+        done.wait()
+        let (count, torn) = reads.withLock { ($0.count, $0.torn) }
+        #expect(torn.isEmpty, "every read is one whole version: \(torn.prefix(3))")
+        #expect(count > 0)
+        #expect(try SmallFile.read(path) == versions.last)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") }
+        #expect(left.isEmpty)
     }
 
     @Test func saysWhyItCannotWrite() {

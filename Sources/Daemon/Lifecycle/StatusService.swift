@@ -101,10 +101,11 @@ final class StatusService: Service {
         return stuck
     }
 
-    /// What went wrong replacing `path`, or nil.
+    /// What went wrong replacing `path`, or nil. Atomic, not durable: the next round rewrites it,
+    /// and `gpstrackd status` reads the spool when it finds no usable snapshot.
     private static func replace(_ path: String, with text: String) -> FileError? {
         do throws(FileError) {
-            try SmallFile.replace(path, with: text)
+            try SmallFile.replace(path, with: text, durable: false)
             return nil
         } catch {
             return error
