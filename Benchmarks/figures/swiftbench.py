@@ -1,5 +1,5 @@
 """Figures gpstrackd-bench measures in process (the spool, a drain, a trickle), read from its JSON lines."""
-import json, os, subprocess
+import datetime, json, os, statistics, subprocess
 from figures.fixtures import emulator_call, start_emulator, test_certificate
 from figures.table import meets
 
@@ -60,3 +60,25 @@ def bench_wire(args, bins, work, table):
     for name, figure in figures.items():
         met = meets(figure["number"], figure["target"]) if "number" in figure and figure["target"] else None
         table.add("wire: " + name, figure["value"], target=figure["target"], met=met)
+
+
+def bench_live(args, bins, work, table):
+    """The live lane: 50,000 positions queued, then a fix a second for two minutes; each live fix's
+    delay from fix time to the emulator's receive time, while the backlog drains behind them."""
+    emulator, url = start_emulator(work, "live-emulator", ("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"))
+    begin = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)
+    figures = bench_figures(bins, ["live", "--endpoint", url, "--queued", str(args.live_queued), "--seconds", str(args.live_seconds)])
+    positions = emulator_call(url, "/_emu/positions")["positions"]
+    emulator.stop()
+    when = lambda text: datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    live = [(when(p["ReceivedTime"]) - when(p["SampleTime"])).total_seconds() for p in positions if when(p["SampleTime"]) > begin]
+    live.sort()
+    interval = 5.0  # upload-interval's default
+    p95 = live[min(len(live) - 1, int(0.95 * len(live)))] if live else float("inf")
+    prefix = "live lane, %d queued, a fix a second: " % args.live_queued
+    table.add(prefix + "live fixes on the tracker", "%d of %d" % (len(live), args.live_seconds),
+              target="all", met=len(live) == args.live_seconds)
+    table.add(prefix + "fix to tracker p50 / p95 / most (s)",
+              "%.1f / %.1f / %.1f" % (statistics.median(live), p95, live[-1]) if live else "none",
+              target="p95 <= upload-interval + 2 s (%.0f)" % (interval + 2), met=p95 <= interval + 2)
+    table.add(prefix + "backlog still queued at the end", figures["backlog still queued at the end"]["value"])

@@ -35,6 +35,9 @@ public enum TrackerError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Disposition: Sendable, Equatable {
         /// Send the same request again later (not before `after` seconds when the service said).
         case retry(after: Double?)
+        /// The quota is exceeded (shared by every device of the account): send more slowly, and
+        /// the same request again later (not before `after` seconds when the service said).
+        case slowDown(after: Double?)
         /// Some position in the batch is invalid: split the batch to find it.
         case bisect
         /// Nothing will go until the operator acts (permissions, the tracker's name, credentials,
@@ -44,7 +47,7 @@ public enum TrackerError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var disposition: Disposition {
         switch self {
-        case let .throttled(retryAfter, _): return .retry(after: retryAfter)
+        case let .throttled(retryAfter, _): return .slowDown(after: retryAfter)
         case .internalError, .network, .timeout, .conflict, .unexpected: return .retry(after: nil)
         case .validation: return .bisect
         case .accessDenied, .resourceNotFound, .invalidCredentials, .signatureMismatch, .clockSkew, .credentials, .expiredCredentials:

@@ -37,6 +37,18 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var uploaded: Int
         public var lastSuccess: String?
         public var lastError: String?
+        /// The tracker sink's requests, those throttled (the account's quota was full), and the
+        /// requests a second the uploader allows itself now with its ceiling; nil for the file.
+        public var requests: Int?
+        public var throttled: Int?
+        public var requestRate: Double?
+        public var maxRequestRate: Double?
+
+        /// The share of requests throttled, 0 to 1.
+        public var throttledShare: Double? {
+            guard let requests, let throttled, requests > 0 else { return nil }
+            return Double(throttled) / Double(requests)
+        }
     }
 
     /// The tracker's PositionFiltering as gpstrackd knows it, and what it held back for it.
@@ -90,6 +102,11 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             + (spool.storeFailures > 0 ? ", \(spool.storeFailures) found no room on disk" : ""))
         lines.append("upload (\(upload.sink)): \(upload.uploaded) uploaded, last success \(upload.lastSuccess ?? "never")"
             + (upload.lastError.map { ", last error: \($0)" } ?? ""))
+        if let requests = upload.requests, let rate = upload.requestRate, let ceiling = upload.maxRequestRate {
+            let share = upload.throttledShare.map { " (\(Int(($0 * 100).rounded())) %)" } ?? ""
+            lines.append("requests: \(requests), \(upload.throttled ?? 0) throttled\(share); rate \(Self.rate(rate))/s"
+                + (rate < ceiling ? " (lowered by throttling; at most \(Self.rate(ceiling))/s)" : ""))
+        }
         if let filtering = tracker.filtering {
             lines.append("tracker filtering: \(filtering)" + (tracker.source.map { " (\($0))" } ?? "") + ", \(tracker.withheld) withheld")
         }
@@ -98,6 +115,11 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         }
         lines.append("updated \(updated) by pid \(pid)")
         return lines.joined(separator: "\n")
+    }
+
+    /// `2.4`, `0.31`.
+    static func rate(_ value: Double) -> String {
+        value >= 1 ? String((value * 10).rounded() / 10) : String((value * 100).rounded() / 100)
     }
 
     /// Prometheus text format (node_exporter textfile collector).
@@ -113,6 +135,12 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         metric("rejected_total", "counter", "Fixes rejected by the quality gate.",
                filter.rejected.keys.sorted().map { ("{reason=\"\($0)\"}", Double(filter.rejected[$0]!)) })
         metric("uploaded_total", "counter", "Positions accepted by the tracker.", [("", Double(upload.uploaded))])
+        if let requests = upload.requests, let throttled = upload.throttled, let rate = upload.requestRate {
+            metric("requests_total", "counter", "Requests sent to the tracker.", [("", Double(requests))])
+            metric("throttled_requests_total", "counter", "Requests the tracker throttled (the account's quota was full).",
+                   [("", Double(throttled))])
+            metric("request_rate", "gauge", "Requests a second the uploader allows itself now (lowered by throttling).", [("", rate)])
+        }
         metric("withheld_total", "counter", "Points not kept or not sent because the tracker's filtering would not store them.",
                [("", Double(tracker.withheld))])
         if let filtering = tracker.filtering {

@@ -141,6 +141,13 @@ public final class Spool: Sendable {
         try await run { store throws(SpoolError) in try store.peek(limit: limit) }
     }
 
+    /// The positions appended last, not already handed out, with fix times after `time`, up to
+    /// `limit`, oldest first among them: the live lane, which goes ahead of a backlog. In flight
+    /// as with `peek`.
+    public func peekNewest(limit: Int, after time: FixTime?) async throws(SpoolError) -> [SpooledPosition] {
+        try await run { store throws(SpoolError) in try store.peekNewest(limit: limit, after: time) }
+    }
+
     /// The tracker accepted these rows: delete them.
     public func ack(_ ids: [Int64]) async throws(SpoolError) {
         if ids.isEmpty { return }

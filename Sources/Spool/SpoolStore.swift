@@ -31,6 +31,7 @@ final class SpoolStore {
     private static let insertSQL =
         "INSERT INTO positions (\(SpoolSchema.selectColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     private static let peekSQL = "SELECT id, \(SpoolSchema.selectColumns) FROM positions ORDER BY id LIMIT ?"
+    private static let newestSQL = "SELECT id, \(SpoolSchema.selectColumns) FROM positions ORDER BY id DESC LIMIT ?"
     private var appendsSinceSizeCheck = 0
 
     init(configuration: Spool.Configuration, events: @escaping @Sendable (SpoolEvent) -> Void) throws(SpoolError) {
@@ -120,11 +121,24 @@ final class SpoolStore {
     /// position (a value no version of gpstrackd writes) goes to the dead letters, so that it
     /// never blocks the rows behind it.
     func peek(limit: Int) throws(SpoolError) -> [SpooledPosition] {
+        try take(limit: limit, sql: Self.peekSQL)
+    }
+
+    /// The last-appended `limit` rows not in flight whose fix time is after `time`, returned
+    /// oldest first. By row order, not by a row id remembered: SQLite gives a new row the
+    /// largest id plus one, so ids come back once the newest rows are deleted.
+    func peekNewest(limit: Int, after time: FixTime?) throws(SpoolError) -> [SpooledPosition] {
+        try take(limit: limit, sql: Self.newestSQL) { row in time.map { row.location.time > $0 } ?? true }.reversed()
+    }
+
+    /// Rows in `sql`'s order not in flight, up to `limit`, while `taking` says so; they go in
+    /// flight. Undecodable rows met on the way go to the dead letters.
+    private func take(limit: Int, sql: String, while taking: (SpooledPosition) -> Bool = { _ in true }) throws(SpoolError) -> [SpooledPosition] {
         guard limit > 0 else { return [] }
         try? storeHeld()
         var out: [SpooledPosition] = []
         while true {
-            let statement = try database.statement(Self.peekSQL)
+            let statement = try database.statement(sql)
             statement.bind(1, Int64(limit + inFlight.count))
             var undecodable: [Int64] = []
             var rows = 0
@@ -138,6 +152,7 @@ final class SpoolStore {
                         undecodable.append(id)
                         continue
                     }
+                    guard taking(position) else { break }
                     out.append(position)
                     inFlight.insert(id)
                 }

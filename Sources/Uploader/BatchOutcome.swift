@@ -6,6 +6,8 @@ import TrackingCore
 struct BatchOutcome: Sendable {
     var stored: [SpooledPosition] = []
     var retryLater: [SpooledPosition] = []
+    /// Whether any of `retryLater` was throttled (the quota, not the service, said no).
+    var throttled = false
     /// Refused positions by error code, in code order.
     var refused: [(code: String, message: String, rows: [SpooledPosition])] = []
 
@@ -16,6 +18,9 @@ struct BatchOutcome: Sendable {
             switch outcome {
             case .stored: stored.append(row)
             case .retryLater: retryLater.append(row)
+            case .throttled:
+                retryLater.append(row)
+                throttled = true
             case let .refused(code, message): refusedByCode[code, default: (message, [])].rows.append(row)
             }
         }

@@ -27,21 +27,27 @@ public struct DestinationLimits: Sendable, Equatable {
     /// to map stays near `upload-interval`), or from when it was first seen (the file: one write
     /// per interval also when old fixes are replayed or a backlog comes).
     public var waitsFromFixTime: Bool
+    /// With a backlog, the newest positions go ahead of it (the tracker: its latest position is
+    /// what the map shows); a file keeps the order it was written in.
+    public var livesFirst: Bool
 
-    public init(batchSize: Int, maxInFlight: Int, rateLimited: Bool, drainsOnStop: Bool, waitsFromFixTime: Bool) {
+    public init(batchSize: Int, maxInFlight: Int, rateLimited: Bool, drainsOnStop: Bool, waitsFromFixTime: Bool, livesFirst: Bool = false) {
         self.batchSize = batchSize
         self.maxInFlight = maxInFlight
         self.rateLimited = rateLimited
         self.drainsOnStop = drainsOnStop
         self.waitsFromFixTime = waitsFromFixTime
+        self.livesFirst = livesFirst
     }
 }
 
 /// What became of one position.
 public enum PositionOutcome: Sendable, Equatable {
     case stored
-    /// Send it again later (the tracker's `ThrottlingError`, `InternalServerError`).
+    /// Send it again later (the tracker's `InternalServerError`).
     case retryLater
+    /// Send it again later, and more slowly: the account's quota was exceeded (`ThrottlingError`).
+    case throttled
     /// Refused for good: it goes to the dead-letter table with the code and the words.
     case refused(code: String, message: String)
 }
@@ -72,7 +78,8 @@ public struct TrackerDestination: Destination {
     public var name: String { "the tracker" }
 
     public func limits(_ configuration: Uploader.Configuration) -> DestinationLimits {
-        DestinationLimits(batchSize: configuration.batchSize, maxInFlight: configuration.maxInFlight, rateLimited: true, drainsOnStop: false, waitsFromFixTime: true)
+        DestinationLimits(batchSize: configuration.batchSize, maxInFlight: configuration.maxInFlight, rateLimited: true, drainsOnStop: false,
+                          waitsFromFixTime: true, livesFirst: true)
     }
 
     public func deliver(_ batch: [SpooledPosition], _ configuration: Uploader.Configuration) async throws(DeliveryFailure) -> [PositionOutcome] {
@@ -95,6 +102,7 @@ public struct TrackerDestination: Destination {
         for error in itemErrors { if let time = error.sampleTime { byTime[time] = error } }
         return batch.map { row in
             guard let error = byTime[row.location.time] else { return .stored }
+            if error.code == "ThrottlingError" { return .throttled }
             return error.isRetryable ? .retryLater : .refused(code: error.code, message: error.message)
         }
     }

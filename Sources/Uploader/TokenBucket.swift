@@ -4,7 +4,7 @@
 /// one second ever holds more than `rate` requests — the way the tracker's quota counts them.
 /// Instants are passed in, so tests need no clock.
 public struct TokenBucket: Sendable {
-    public let rate: Double
+    public private(set) var rate: Double
     public let burst: Double
     private var tokens: Double
     private var updated: ContinuousClock.Instant?
@@ -24,6 +24,11 @@ public struct TokenBucket: Sendable {
         }
         let seconds = (1 - tokens) / rate
         return .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+    }
+
+    /// A new rate from now on; what was saved up stays.
+    public mutating func setRate(_ value: Double) {
+        rate = max(value, 0.001)
     }
 
     /// Gives back a token taken for a request that was not sent.

@@ -34,6 +34,8 @@ public struct UploadSchedule: Sendable {
     private var pausedUntil: ContinuousClock.Instant?
     /// When the partial batch in the queue is due.
     private var partialDue: ContinuousClock.Instant?
+    /// When the live lane's partial batch (the newest positions, ahead of a backlog) is due.
+    private var liveDue: ContinuousClock.Instant?
     private var stopping = false
 
     public init(retry: RetryPolicy = RetryPolicy(), misconfiguredRetry: Double = 60) {
@@ -78,15 +80,36 @@ public struct UploadSchedule: Sendable {
     /// filter held the fix back for the track's shape. The age is clamped to the interval: a
     /// wrong system clock changes batching only, never how long a position waits.
     public mutating func partialBatchGoes(at now: ContinuousClock.Instant, oldestAge age: Double, interval: Double) -> Bool {
-        let due = partialDue ?? now + .milliseconds(Int64((interval - min(max(age, 0), interval)) * 1000))
-        partialDue = due
-        guard now >= due else { return false }
-        partialDue = nil
+        Self.goes(&partialDue, at: now, oldestAge: age, interval: interval)
+    }
+
+    /// The same rule for the live lane's positions while a backlog drains behind them: they go
+    /// when the oldest of them is `interval` old, or when they fill a batch (`full`).
+    public mutating func liveBatchGoes(at now: ContinuousClock.Instant, oldestAge age: Double, interval: Double, full: Bool) -> Bool {
+        if full {
+            liveDue = nil
+            return true
+        }
+        return Self.goes(&liveDue, at: now, oldestAge: age, interval: interval)
+    }
+
+    private static func goes(_ due: inout ContinuousClock.Instant?, at now: ContinuousClock.Instant, oldestAge age: Double, interval: Double) -> Bool {
+        let when = due ?? now + .milliseconds(Int64((interval - min(max(age, 0), interval)) * 1000))
+        due = when
+        guard now >= when else { return false }
+        due = nil
         return true
     }
 
     /// A full batch goes.
     public mutating func batchGoes() { partialDue = nil }
+
+    /// A throttled answer: nothing more goes until `until` (the uploader's `RequestRate` picks
+    /// it). Not a failure: the service is up, the fleet's quota is full, so no failure episode
+    /// begins and requests are not held to one at a time.
+    public mutating func throttled(until: ContinuousClock.Instant) {
+        if pausedUntil.map({ $0 < until }) ?? true { pausedUntil = until }
+    }
 
     /// A failure at `now`. `startedAt` is when the failing request began: requests in flight
     /// together meet the same outage and count as one failure, so that a short outage with four

@@ -43,5 +43,9 @@ extension Uploader {
         public var lastError: String?
         /// The newest position the tracker accepted (by fix time): where its filtering stands.
         public var lastStored: Location?
+        /// Requests the tracker answered with throttling (the account's quota was full).
+        public var throttledRequests = 0
+        /// The requests a second the uploader allows itself now (`RequestRate`).
+        public var requestRate: Double = 0
     }
 }

@@ -10,9 +10,9 @@ extension Uploader {
     /// newest position already let through; returns the rest (nil when every row goes).
     /// A row no newer than that position was let through before (a retry) and goes again; the
     /// row the tracker stored before a restart does not.
-    func withholdUnstorable(_ rows: [SpooledPosition], filtering: TrackerFiltering) async -> [SpooledPosition]? {
+    func withholdUnstorable(_ rows: [SpooledPosition], filtering: TrackerFiltering, live: Bool = false) async -> [SpooledPosition]? {
         guard filtering != .none else { return nil }
-        let (kept, withheld) = state.withLock { $0.spacing.split(rows, filtering: filtering) }
+        let (kept, withheld) = state.withLock { $0.spacing.split(rows, filtering: filtering, live: live) }
         guard !withheld.isEmpty else { return nil }
         do {
             try await spool.ack(withheld.map(\.id))
@@ -36,7 +36,8 @@ extension Uploader {
         await send(Array(rows[half...]), tokenTaken: false)
     }
 
-    func settle(_ rows: [SpooledPosition], outcomes: [PositionOutcome]) async {
+    /// Acts on a delivery's answer for a request sent at `sent`.
+    func settle(_ rows: [SpooledPosition], outcomes: [PositionOutcome], sent: ContinuousClock.Instant) async {
         let outcome = BatchOutcome(rows, outcomes: outcomes)
         let (accepted, retry) = (outcome.stored.map(\.id), outcome.retryLater.map(\.id))
         do {
@@ -54,8 +55,12 @@ extension Uploader {
             return retry.isEmpty ? s.schedule.succeeded() : nil
         }
         if let recovered { events(.recovered(afterFailures: recovered)) }
-        if !retry.isEmpty {
+        if outcome.throttled {
+            throttled(sent: sent, retryAfter: nil, reason: "the tracker throttled \(retry.count) position(s) (ThrottlingError)")
+        } else if !retry.isEmpty {
             recordFailure("\(destination.name) asked to retry \(retry.count) position(s) later", retryAfter: nil, misconfigured: false, quiet: true)
+        } else {
+            answered()
         }
     }
 

@@ -16,7 +16,9 @@ import TrackingCore
 ///   succeeds (`UploadSchedule`).
 /// - A 200 acknowledges every position not in `Errors`. Item errors `ThrottlingError` and
 ///   `InternalServerError` are retried later; the others go to the dead-letter table.
-/// - Throttling, 5xx, timeouts and connection errors back off exponentially with full jitter
+/// - Throttling lowers the uploader's own request rate (`RequestRate`: the quota is the whole
+///   fleet's) and the throttled request goes again after a random part of the new interval.
+/// - 5xx, timeouts and connection errors back off exponentially with full jitter
 ///   (1 s doubling to 5 min), honouring `Retry-After`. A whole-batch validation error is bisected
 ///   until the bad positions are isolated and dead-lettered alone. Credentials, permissions, a
 ///   missing tracker or a wrong clock are configuration problems: said once, retried slowly, the
@@ -31,6 +33,10 @@ public final class Uploader: Sendable {
         var statistics = Statistics()
         /// What the tracker's filtering would store of the queue (see `TrackerSpacingGuard`).
         var spacing: TrackerSpacingGuard
+        /// The request rate the shared quota allows this device now.
+        var rate: RequestRate
+        /// The newest fix time handed out so far: the live lane takes positions after it.
+        var liveMark: FixTime?
     }
 
     /// Requests go out at 95 % of `maxRequestRate`: evenly spaced sends still arrive with some
@@ -67,16 +73,18 @@ public final class Uploader: Sendable {
         lastStored: Location? = nil
     ) {
         self.settings = Mutex(configuration)
+        let rate = RequestRate(ceiling: configuration.maxRequestRate * Self.rateHeadroom)
         var initial = State(schedule: UploadSchedule(retry: configuration.retry, misconfiguredRetry: configuration.misconfiguredRetry),
-                            spacing: TrackerSpacingGuard(lastStored: lastStored))
+                            spacing: TrackerSpacingGuard(lastStored: lastStored), rate: rate)
         initial.statistics.lastStored = lastStored
+        initial.statistics.requestRate = rate.current
         state = Mutex(initial)
         self.spool = spool
         self.destination = destination
         self.events = events
         self.wallClock = wallClock
         self.random = random
-        bucket = Mutex(TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1))
+        bucket = Mutex(TokenBucket(rate: rate.current, burst: 1))
         // New positions in the spool: look sooner.
         spool.onAppend { [wakeup] in wakeup.signal() }
     }
@@ -99,12 +107,15 @@ public final class Uploader: Sendable {
     /// queued positions and counters are kept.
     public func update(_ configuration: Configuration) {
         settings.withLock { $0 = configuration }
-        state.withLock {
-            $0.schedule.retry = configuration.retry
-            $0.schedule.misconfiguredRetry = configuration.misconfiguredRetry
-            $0.schedule.forgetPartialBatch()
+        let rate = state.withLock { s in
+            s.schedule.retry = configuration.retry
+            s.schedule.misconfiguredRetry = configuration.misconfiguredRetry
+            s.schedule.forgetPartialBatch()
+            s.rate.setCeiling(configuration.maxRequestRate * Self.rateHeadroom)
+            s.statistics.requestRate = s.rate.current
+            return s.rate.current
         }
-        bucket.withLock { $0 = TokenBucket(rate: configuration.maxRequestRate * Self.rateHeadroom, burst: 1) }
+        bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
         wakeup.signal()
     }
 
@@ -168,8 +179,14 @@ public final class Uploader: Sendable {
             return nil
         }
         let rows: [SpooledPosition]
+        let live: Bool
         do {
-            rows = try await spool.peek(limit: limits.batchSize)
+            if let newest = try await liveBatch(configuration, limits, at: now) {
+                (rows, live) = (newest, true)
+            } else {
+                (rows, live) = (try await spool.peek(limit: limits.batchSize), false)
+                if let newest = rows.last?.location.time { state.withLock { $0.liveMark = max($0.liveMark ?? newest, newest) } }
+            }
         } catch {
             bucket.withLock { $0.refund() }
             recordFailure("spool: \(error)", retryAfter: nil, misconfigured: false)
@@ -183,13 +200,13 @@ public final class Uploader: Sendable {
             return nil
         }
         if configuration.trackerFilteringKnown,
-           let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering), kept.count < rows.count {
+           let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering, live: live), kept.count < rows.count {
             // Some were withheld; what is left comes back with the next look.
             bucket.withLock { $0.refund() }
             await spool.release(kept.map(\.id))
             return nil
         }
-        let goes = state.withLock { s in
+        let goes = live || state.withLock { s in
             rows.count < limits.batchSize
                 ? s.schedule.partialBatchGoes(at: now, oldestAge: limits.waitsFromFixTime ? rows[0].location.time.seconds(to: wallClock()) : 0,
                                              interval: configuration.uploadInterval)
@@ -201,6 +218,33 @@ public final class Uploader: Sendable {
             return nil
         }
         return rows
+    }
+
+    /// With more than a batch queued, the newest positions (fixed after the newest handed out so
+    /// far) go ahead of the backlog when they fill a batch or the oldest of them is
+    /// `upload-interval` old, so the tracker's latest position stays near the vehicle's while
+    /// the backlog drains behind them. Nil: the backlog's turn.
+    ///
+    /// The tracker's filtering still holds: the filter kept these positions spaced from the ones
+    /// before them, and the spacing guard judges a backlog row by the newest position sent, as
+    /// the tracker does (see `TrackerSpacingGuard`).
+    private func liveBatch(_ configuration: Configuration, _ limits: DestinationLimits, at now: ContinuousClock.Instant)
+        async throws(SpoolError) -> [SpooledPosition]?
+    {
+        guard limits.livesFirst, spool.unsent > limits.batchSize else { return nil }
+        let mark = state.withLock { $0.liveMark }
+        let live = try await spool.peekNewest(limit: limits.batchSize, after: mark)
+        guard let first = live.first, let newest = live.last?.location.time else { return nil }
+        let goes = state.withLock { s in
+            s.schedule.liveBatchGoes(at: now, oldestAge: first.location.time.seconds(to: wallClock()),
+                                     interval: configuration.uploadInterval, full: live.count == limits.batchSize)
+        }
+        guard goes else {
+            await spool.release(live.map(\.id))
+            return nil
+        }
+        state.withLock { $0.liveMark = max($0.liveMark ?? newest, newest) }
+        return live
     }
 
     // MARK: - One batch
@@ -227,7 +271,7 @@ public final class Uploader: Sendable {
         state.withLock { $0.statistics.requests += 1 }
         let started = clock.now
         do {
-            await settle(rows, outcomes: try await destination.deliver(rows, configuration))
+            await settle(rows, outcomes: try await destination.deliver(rows, configuration), sent: started)
         } catch let failure {
             if Task.isCancelled {
                 // Abandoned at a stop past its deadline: not a failure of the destination.
@@ -241,6 +285,9 @@ public final class Uploader: Sendable {
             case let .retry(after):
                 await spool.release(rows.map(\.id))
                 recordFailure(failure.reason, retryAfter: after, misconfigured: false, startedAt: started)
+            case let .slowDown(after):
+                await spool.release(rows.map(\.id))
+                throttled(sent: started, retryAfter: after, reason: failure.reason)
             case .misconfigured:
                 await spool.release(rows.map(\.id))
                 recordFailure(failure.reason, retryAfter: nil, misconfigured: true)
@@ -259,6 +306,36 @@ public final class Uploader: Sendable {
                                      startedAt: startedAt, at: now, unit: random())
         }
         if let event { events(event) }
+    }
+
+    /// A throttled answer to a request sent at `sent`: the rate comes down (once a round trip),
+    /// the bucket follows it, and nothing goes until a random part of the new interval has passed.
+    func throttled(sent: ContinuousClock.Instant, retryAfter: Double?, reason: String) {
+        let now = clock.now
+        let (cut, rate, ceiling) = state.withLock { s in
+            s.statistics.throttledRequests += 1
+            s.statistics.lastError = reason
+            let cut = s.rate.throttled(sent: sent, at: now)
+            let delay = s.rate.retryDelay(retryAfter: retryAfter, unit: random())
+            s.schedule.throttled(until: now + .milliseconds(Int64(delay * 1000)))
+            s.statistics.requestRate = s.rate.current
+            return (cut, s.rate.current, s.rate.ceiling)
+        }
+        guard cut != .none else { return }
+        bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
+        if cut == .episodeBegins { events(.throttled(rate: rate, ceiling: ceiling)) }
+    }
+
+    /// An answer that was not throttled: the rate may rise (see `RequestRate`).
+    func answered() {
+        let now = clock.now
+        let (rate, changed) = state.withLock { s -> (Double, Bool) in
+            let before = s.rate.current
+            s.rate.answered(at: now)
+            s.statistics.requestRate = s.rate.current
+            return (s.rate.current, s.rate.current != before)
+        }
+        if changed { bucket.withLock { $0.setRate(rate) } }
     }
 
     private func takeToken() async {

@@ -18,6 +18,9 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
     case deadLettered(count: Int, code: String, message: String)
     /// Queued positions the tracker's filtering would not store were not sent.
     case withheld(count: Int, filtering: TrackerFiltering)
+    /// The tracker throttled a request (the account's quota, shared by the fleet, is full): the
+    /// uploader's own rate came down to `rate` requests a second. Said once an episode.
+    case throttled(rate: Double, ceiling: Double)
 
     public var isWarning: Bool {
         switch self {
@@ -43,7 +46,16 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
             return "tracker refused \(count) position(s) for good (\(code): \(message)); kept in the dead-letter table"
         case let .withheld(count, filtering):
             return "did not send \(count) queued position(s) the tracker's \(filtering) filtering would not store"
+        case let .throttled(rate, ceiling):
+            return "the tracker throttles this account's requests (one quota for the whole fleet): sending at most "
+                + Self.rate(rate) + " requests/s, rising back towards max-request-rate (" + Self.rate(ceiling)
+                + ") while answers come; if it lasts, raise the account's BatchUpdateDevicePosition quota"
         }
+    }
+
+    /// `2.4`, `0.31`: two significant digits or one decimal.
+    static func rate(_ value: Double) -> String {
+        value >= 1 ? String(Double((value * 10).rounded()) / 10) : String(Double((value * 100).rounded()) / 100)
     }
 
     /// `3 d 4 h`, `5 h 12 min`, `42 s`.

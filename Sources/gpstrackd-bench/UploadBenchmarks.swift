@@ -116,3 +116,31 @@ struct UploadOptions {
         return options
     }
 }
+
+/// The live lane: `queued` positions waiting, then one fix a second with the time of now for
+/// `seconds`, through the uploader with default settings. What the map would show is read from
+/// the emulator afterwards (`Benchmarks/run live`): each live fix's arrival against its fix time.
+func benchmarkLive(endpoint: String, queued: Int, seconds liveSeconds: Int, directory: String) async throws {
+    system("rm -rf '\(directory)'")
+    try await fill(directory: directory, rows: queued)
+    let spool = try await Spool.open(.init(directory: directory))
+    let client = try benchmarkClient(endpoint: endpoint)
+    var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
+    configuration.progressInterval = 1_000_000
+    let uploader = Uploader(configuration: configuration, spool: spool, client: client)
+    let running = Task { await uploader.run() }
+    say("live: \(queued) positions queued, then a fix a second for \(liveSeconds) s, default settings (upload-interval \(fixed(configuration.uploadInterval)) s)")
+    line("figure", "measured", "target")
+    for n in 0..<liveSeconds {
+        let now = SystemClock.now()
+        try await spool.append(Location(time: now, mode: .threeD, latitude: 48.1 + Double(n) * 1e-4, longitude: 11.5, speed: 12, horizontalAccuracy: 4)!)
+        try await Task.sleep(for: .seconds(1))
+    }
+    try await Task.sleep(for: .seconds(Int64(configuration.uploadInterval) + 3))
+    let left = try await spool.statistics().queued
+    uploader.stop()
+    await running.value
+    line("live fixes", "\(liveSeconds)", "")
+    line("backlog still queued at the end", "\(left) of \(queued)", "> 0 (the drain went on behind them)")
+    line("requests", "\(uploader.statistics.requests)", "")
+}

@@ -223,6 +223,17 @@ case "wire":
         }
     }
     try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose)
+case "live":
+    var (endpoint, queued, liveSeconds) = ("", 50_000, 120)
+    while let flag = arguments.popFirst() {
+        switch flag {
+        case "--endpoint": endpoint = arguments.popFirst() ?? ""
+        case "--queued": queued = Int(arguments.popFirst() ?? "") ?? queued
+        case "--seconds": liveSeconds = Int(arguments.popFirst() ?? "") ?? liveSeconds
+        default: print("unknown option \(flag)"); exit(64)
+        }
+    }
+    try await benchmarkLive(endpoint: endpoint, queued: queued, seconds: liveSeconds, directory: "/tmp/gpstrackd-bench-live")
 case "fill":
     guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
           let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
@@ -231,6 +242,6 @@ case "spool-append-loop":
     guard let directory = arguments.popFirst() else { print("usage: gpstrackd-bench spool-append-loop DIR"); exit(64) }
     try await appendLoop(directory: directory)
 default:
-    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | filter [--seconds N] [--seed S] | wire --endpoint URL --ca PEM [...] | drain --endpoint URL [...] | trickle --endpoint URL [...] | fill DIR --rows N | spool-append-loop DIR")
+    print("usage: gpstrackd-bench spool [--rows N] [--dir DIR] | filter [--seconds N] [--seed S] | wire --endpoint URL --ca PEM [...] | drain --endpoint URL [...] | trickle --endpoint URL [...] | live --endpoint URL [--queued N] [--seconds S] | fill DIR --rows N | spool-append-loop DIR")
     exit(64)
 }

@@ -43,7 +43,7 @@ import TrackingCore
     }
 
     @Test func transientErrorsAreRetryable() {
-        #expect(classify(429, "ThrottlingException", "x").disposition == .retry(after: nil))
+        #expect(classify(429, "ThrottlingException", "x").disposition == .slowDown(after: nil))
         #expect(classify(500, nil, "x").disposition == .retry(after: nil))
         #expect(classify(409, "ConflictException", "x").disposition == .retry(after: nil), "as the uploader retries it")
         #expect(classify(400, "ValidationException", "x").disposition == .bisect)

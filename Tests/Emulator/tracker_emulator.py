@@ -20,7 +20,9 @@ The first line on stdout is 'listening on http://127.0.0.1:PORT' (https://localh
                            history_page_size, and faults: latency_ms, error_rate (5xx), drop_rate
                            (the connection closes before the request is processed), lose_rate
                            (stored, then the connection closes without an answer), item_error_rate
-                           (ThrottlingError/InternalServerError items), rps (429 above it),
+                           (ThrottlingError/InternalServerError items), rps (429 once that many
+                           were served in the last second, as the service's quota and
+                           ../shared/tracker-sim count: throttled requests use none of it),
                            poison_items [SampleTime] (ValidationError items), poison_requests
                            [SampleTime] (the whole request is a 400), position_filtering
                            (TimeBased|DistanceBased|AccuracyBased|none), tracker_name (another
@@ -77,6 +79,7 @@ class Emulator:
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
                           item_errors=0, max_requests_per_second=0)
         self.arrivals = []  # monotonic arrival times of tracker requests
+        self.served = []  # those not throttled, in the last second: what the rps limit counts
         self.random = random.Random(7)
 
     def arrive(self):
@@ -150,17 +153,23 @@ class Handler(BaseHTTPRequestHandler):
             emu.count("errors")
             return self.fail(503, "InternalServerException", "injected service error")
         with emu.lock:
-            if emu.config["throttle_next"] > 0 or (limit and in_last_second > limit):
+            now = time.monotonic()
+            while emu.served and emu.served[0] <= now - 1.0:
+                emu.served.pop(0)
+            forced = emu.config["throttle_next"] > 0
+            if forced or (limit and len(emu.served) >= limit):
                 emu.config["throttle_next"] = max(0, emu.config["throttle_next"] - 1)
                 emu.stats["throttled"] += 1
                 self.send_response(429)
                 data = json.dumps({"message": "Rate exceeded"}).encode()
                 self.send_header("x-amzn-ErrorType", "ThrottlingException:")
-                self.send_header("Retry-After", "2")
+                if forced:  # the quota's answer carries none, as the service's and tracker-sim's
+                    self.send_header("Retry-After", "2")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
                 return
+            emu.served.append(now)
         m = BATCH.match(path)
         if m and method == "POST":
             return self.batch(unquote(m.group(1)), body)

@@ -72,6 +72,24 @@ import TrackingCore
         #expect(again.map(\.location.time) == (10..<25).map { Self.location($0).time }, "released rows come back in order")
     }
 
+    @Test func handsOutTheNewestAheadOfTheBacklogOldestFirstAmongThem() async throws {
+        let spool = try await Spool.open(.init(directory: Self.directory()))
+        for n in 0..<30 { try await spool.append(Self.location(n)) }
+        let live = try await spool.peekNewest(limit: 4, after: nil)
+        #expect(live.map(\.location.time) == (26..<30).map { Self.location($0).time }, "the newest four, oldest first")
+        let backlog = try await spool.peek(limit: 10)
+        #expect(backlog.map(\.location.time) == (0..<10).map { Self.location($0).time })
+        let more = try await spool.peekNewest(limit: 10, after: Self.location(19).time)
+        #expect(more.map(\.location.time) == (20..<26).map { Self.location($0).time }, "after the time asked, none in flight twice")
+        #expect(try await spool.peekNewest(limit: 10, after: Self.location(29).time).isEmpty, "nothing after the newest")
+        // The newest rows acknowledged: SQLite hands their ids out again; the time still tells.
+        try await spool.ack(live.map(\.id) + more.map(\.id))
+        for n in 30..<33 { try await spool.append(Self.location(n)) }
+        let next = try await spool.peekNewest(limit: 10, after: Self.location(29).time)
+        #expect(next.map(\.location.time) == (30..<33).map { Self.location($0).time })
+        #expect(spool.unsent == 10, "rows 10-19: 33 appended, 10 acknowledged, 13 in flight")
+    }
+
     @Test func appendsHandedOverWithoutWaitingAreStoredInOrderBeforeLaterCalls() async throws {
         let spool = try await Spool.open(.init(directory: Self.directory()))
         let done = Mutex<[SpoolError?]>([])

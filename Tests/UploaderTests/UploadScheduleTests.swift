@@ -115,6 +115,25 @@ import TrackingCore
         #expect(again.kept.map(\.id) == [3, 5])
     }
 
+    @Test func theBacklogBehindTheLiveLaneIsJudgedByTheNewestPositionAsTheTrackerJudgesIt() {
+        var spacing = TrackerSpacingGuard(lastStored: nil)
+        // 0.001 degrees of longitude at 52.5 N: 68 m.
+        let live = spacing.split([Self.row(10, seconds: 100, east: 0.0032), Self.row(11, seconds: 110, east: 0.005)], filtering: .distanceBased, live: true)
+        #expect(live.kept.map(\.id) == [10, 11])
+        let backlog = [Self.row(1, seconds: 0), Self.row(2, seconds: 10, east: 0.001), Self.row(3, seconds: 20, east: 0.002),
+                       Self.row(4, seconds: 30, east: 0.0049)]
+        let behind = spacing.split(backlog, filtering: .distanceBased)
+        #expect(behind.kept.map(\.id) == [1, 2, 3], "each far from the newest position the tracker holds")
+        #expect(behind.withheld.map(\.id) == [4], "7 m from the newest: the tracker would not store it")
+        #expect(spacing.split([Self.row(2, seconds: 10, east: 0.001), Self.row(3, seconds: 20, east: 0.002)], filtering: .distanceBased).kept.map(\.id) == [2, 3],
+                "a retry goes again")
+        #expect(spacing.split([Self.row(11, seconds: 110, east: 0.005)], filtering: .distanceBased).kept.map(\.id) == [11],
+                "the newest itself, released after a failure, goes again")
+        let next = spacing.split([Self.row(12, seconds: 120, east: 0.0051), Self.row(13, seconds: 125, east: 0.006)], filtering: .distanceBased, live: true)
+        #expect(next.kept.map(\.id) == [13])
+        #expect(next.withheld.map(\.id) == [12])
+    }
+
     @Test func aBatchAnswerSortsEachPosition() {
         let rows = (1...5).map { Self.row(Int64($0), seconds: Double($0)) }
         func error(_ n: Int, _ code: String) -> BatchItemError {
@@ -123,11 +142,13 @@ import TrackingCore
         let outcomes = TrackerDestination.outcomes(rows, itemErrors: [
             error(2, "ThrottlingError"), error(3, "ValidationError"), error(5, "ValidationError"), error(4, "AccessDeniedError"),
         ])
-        #expect(outcomes == [.stored, .retryLater, .refused(code: "ValidationError", message: "ValidationError 3"),
+        #expect(outcomes == [.stored, .throttled, .refused(code: "ValidationError", message: "ValidationError 3"),
                              .refused(code: "AccessDeniedError", message: "AccessDeniedError 4"), .refused(code: "ValidationError", message: "ValidationError 5")])
         let outcome = BatchOutcome(rows, outcomes: outcomes)
         #expect(outcome.stored.map(\.id) == [1])
         #expect(outcome.retryLater.map(\.id) == [2])
+        #expect(outcome.throttled, "a throttled position goes again, and says the quota is full")
+        #expect(!BatchOutcome(rows, outcomes: [.stored, .retryLater]).throttled)
         #expect(outcome.refused.map(\.code) == ["AccessDeniedError", "ValidationError"])
         #expect(outcome.refused.last?.rows.map(\.id) == [3, 5])
         #expect(outcome.newestStored?.time == Self.start.adding(seconds: 1))

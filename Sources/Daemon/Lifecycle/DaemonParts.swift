@@ -108,10 +108,14 @@ struct DaemonParts {
     }
 
     /// An uploader event's log line; withholding, which can repeat with every batch of a backlog,
-    /// at most once a minute.
+    /// at most once a minute; throttling at notice (the fleet's quota, not this box, is at issue).
     fileprivate static func log(_ event: UploaderEvent, _ logger: Logger, _ repeated: RepeatedWarnings) {
         let level: LogLevel = event.isWarning ? .warning : .info
-        if case .withheld = event { repeated.log("withheld", event.description, level: level, to: logger) } else { logger.log(level, event.description) }
+        switch event {
+        case .withheld: repeated.log("withheld", event.description, level: level, to: logger)
+        case .throttled: repeated.log("throttled", event.description, level: .notice, to: logger)
+        default: logger.log(level, event.description)
+        }
     }
 
 }

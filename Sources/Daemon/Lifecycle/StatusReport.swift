@@ -30,10 +30,23 @@ struct StatusReport: Sendable {
                           rejected: Dictionary(uniqueKeysWithValues: snapshot.filter.rejected.map { ($0.key.rawValue, $0.value) })),
             spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
                          evictions: stats?.evictions ?? 0, heldInMemory: stats?.heldInMemory ?? 0, storeFailures: stats?.storeFailures ?? 0),
-            upload: .init(sink: sink.rawValue, uploaded: upload.uploaded,
-                          lastSuccess: upload.lastSuccess?.iso8601, lastError: upload.lastError),
+            upload: uploadState(upload),
             tracker: .init(filtering: filtering?.snapshot.filtering.rawValue, source: filtering?.snapshot.source.rawValue, withheld: withheld),
             credentials: .init(source: credentialSource, expires: expires?.iso8601))
+    }
+}
+
+extension StatusReport {
+    private func uploadState(_ upload: Uploader.Statistics) -> DaemonStatus.Upload {
+        var state = DaemonStatus.Upload(sink: sink.rawValue, uploaded: upload.uploaded,
+                                        lastSuccess: upload.lastSuccess?.iso8601, lastError: upload.lastError)
+        if sink == .awsLocation {
+            state.requests = upload.requests
+            state.throttled = upload.throttledRequests
+            state.requestRate = upload.requestRate
+            state.maxRequestRate = uploader.configuration.maxRequestRate * Uploader.rateHeadroom
+        }
+        return state
     }
 }
 
@@ -47,6 +60,9 @@ extension DaemonStatus {
         line += (upload.sink == DaemonConfiguration.Sink.file.rawValue ? ", last written " : ", last upload ")
             + (last.map { "\(Int(max(0, $0.seconds(to: now)))) s ago" } ?? "never")
         if let filtering = tracker.filtering { line += ", tracker \(filtering), \(tracker.withheld) withheld" }
+        if let rate = upload.requestRate, let ceiling = upload.maxRequestRate, rate < ceiling {
+            line += ", throttled: \(Self.rate(rate)) requests/s"
+        }
         return line
     }
 }

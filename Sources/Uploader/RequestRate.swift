@@ -1,0 +1,98 @@
+/// The uploader's own request rate under a quota it shares with devices it cannot see: the
+/// account's BatchUpdateDevicePosition quota is one bucket for the whole fleet, and a throttled
+/// answer is the only word any device gets about the others. Pure, with the instants passed in.
+///
+/// - It starts at the ceiling (`max-request-rate`, with the uploader's headroom): a device alone
+///   on its account drains a backlog at full speed.
+/// - A throttled answer to a request sent after the last cut lowers the rate: to a quarter the
+///   first time in an episode (a fleet that comes back together overshoots the quota many times
+///   over at once, and each device learns it only from its own answers), by half after that.
+///   Answers to requests that were already under way when the rate was cut do not cut again.
+/// - Each answered request raises it by `additive` requests/s plus `proportional` of itself per
+///   second since the last raise: the fixed part lets devices at a fleet's small share converge
+///   to equal shares; the proportional part brings a lone device back to its ceiling within a
+///   minute or two of a passing throttle.
+/// - An episode ends after `episodeEnds` without a throttled answer; the next cut is a quarter again.
+///
+/// In a fleet of N devices at equal shares, each cut removes about 1/(2N) of the fleet's rate,
+/// and the fleet's rate grows by N × `additive` a second, so the throttled share of requests stays
+/// near 2 N² × additive / quota²; the values below keep it to a few per cent for 40 devices on a
+/// 10 requests/s quota (BENCHMARKS.md, the fleet benchmark).
+public struct RequestRate: Sendable, Equatable {
+    /// The requests a second allowed now.
+    public private(set) var current: Double
+    /// The most it may reach (`max-request-rate` with headroom).
+    public private(set) var ceiling: Double
+    /// Requests a second added per second of answered requests.
+    public var additive = 0.004
+    /// Share of itself added per second of answered requests.
+    public var proportional = 0.01
+    /// Never below one request in 20 s: a device with a backlog keeps asking.
+    public static let floor = 0.05
+    /// Quiet this long after a throttled answer, the next one starts a new episode.
+    public var episodeEnds: Duration = .seconds(120)
+
+    private var lastCut: ContinuousClock.Instant?
+    private var lastRaise: ContinuousClock.Instant?
+
+    public init(ceiling: Double) {
+        self.ceiling = max(ceiling, Self.floor)
+        current = self.ceiling
+    }
+
+    /// Whether the rate stands below its ceiling because of throttling.
+    public var isLowered: Bool { current < ceiling }
+
+    /// A new ceiling (a reload of `max-request-rate`): the rate keeps what it learned, under it.
+    public mutating func setCeiling(_ value: Double) {
+        let wasAtCeiling = current >= ceiling
+        ceiling = max(value, Self.floor)
+        current = wasAtCeiling ? ceiling : min(current, ceiling)
+    }
+
+    /// What a throttled answer did to the rate.
+    public enum Cut: Sendable, Equatable {
+        /// Nothing: the request was under way when the rate was last cut.
+        case none
+        /// Halved.
+        case lowered
+        /// Quartered: the first throttled answer after a quiet spell.
+        case episodeBegins
+    }
+
+    /// A throttled answer, to a request sent at `sent`.
+    @discardableResult
+    public mutating func throttled(sent: ContinuousClock.Instant, at now: ContinuousClock.Instant) -> Cut {
+        // The bucket at the new rate already spaces requests that went out after the cut; the
+        // answers to those sent before it say nothing new.
+        if let lastCut, sent < lastCut { return .none }
+        let newEpisode = lastCut.map { now - $0 >= episodeEnds } ?? true
+        current = max(Self.floor, current * (newEpisode ? 0.25 : 0.5))
+        lastCut = now
+        lastRaise = now
+        return newEpisode ? .episodeBegins : .lowered
+    }
+
+    /// An answered request (not throttled) at `now`: the rate grows with the time since the last
+    /// raise, counted at most 10 s (an idle stretch is no evidence of room in the quota).
+    public mutating func answered(at now: ContinuousClock.Instant) {
+        defer { lastRaise = now }
+        guard let lastRaise, current < ceiling else { return }
+        let elapsed = min(max(0, (now - lastRaise).seconds), 10)
+        current = min(ceiling, current + (additive + proportional * current) * elapsed)
+    }
+
+    /// The pause before a throttled request goes again: a random part of the interval at the new
+    /// rate (`unit` in [0, 1)), so that devices throttled together do not come back together, and
+    /// never sooner than the service asked.
+    public func retryDelay(retryAfter: Double?, unit: Double) -> Double {
+        max(retryAfter ?? 0, (0.5 + unit) / current)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+import Uploader
+
+/// The request rate under a shared quota, with a manual clock.
+@Suite struct RequestRateTests {
+    let t0 = ContinuousClock.now
+    func at(_ seconds: Double) -> ContinuousClock.Instant { t0 + .milliseconds(Int64(seconds * 1000)) }
+
+    @Test func startsAtItsCeilingAndCutsAQuarterThenHalves() {
+        var rate = RequestRate(ceiling: 9.5)
+        #expect(rate.current == 9.5, "a device alone drains at full speed")
+        #expect(!rate.isLowered)
+        #expect(rate.throttled(sent: at(0), at: at(0.1)) == .episodeBegins)
+        #expect(abs(rate.current - 2.375) < 1e-9)
+        #expect(rate.throttled(sent: at(1), at: at(1.1)) == .lowered)
+        #expect(abs(rate.current - 1.1875) < 1e-9)
+        #expect(rate.isLowered)
+    }
+
+    @Test func answersToRequestsUnderWayAtTheCutDoNotCutAgain() {
+        var rate = RequestRate(ceiling: 8)
+        rate.throttled(sent: at(0), at: at(1))
+        // Four were in flight together; their answers come after the cut.
+        #expect(rate.throttled(sent: at(0.2), at: at(1.05)) == .none)
+        #expect(rate.throttled(sent: at(0.9), at: at(1.2)) == .none)
+        #expect(rate.current == 2)
+        #expect(rate.throttled(sent: at(1.5), at: at(1.6)) == .lowered, "sent after the cut: news")
+        #expect(rate.current == 1)
+    }
+
+    @Test func risesWithAnsweredTimeAdditivelyAndInProportion() {
+        var rate = RequestRate(ceiling: 10)
+        rate.throttled(sent: at(0), at: at(0))
+        #expect(rate.current == 2.5)
+        rate.answered(at: at(5))
+        // 5 s at 0.004 + 0.01 x 2.5 requests/s a second.
+        #expect(abs(rate.current - (2.5 + 5 * (0.004 + 0.025))) < 1e-9)
+        let before = rate.current
+        rate.answered(at: at(605))
+        #expect(abs(rate.current - (before + 10 * (0.004 + 0.01 * before))) < 1e-9,
+                "an idle stretch counts 10 s at most: it is no evidence of room in the quota")
+        for second in stride(from: 606.0, through: 2000, by: 1) { rate.answered(at: at(second)) }
+        #expect(rate.current == 10, "never above the ceiling")
+        #expect(!rate.isLowered)
+    }
+
+    @Test func aLoneDeviceComesBackWithinMinutesAndAFleetShareRisesSlowly() {
+        var alone = RequestRate(ceiling: 9.5)
+        alone.throttled(sent: at(0), at: at(0))
+        var second = 0.0
+        while alone.current < 9.5 {
+            second += 0.1
+            alone.answered(at: at(second))
+        }
+        #expect(second > 60 && second < 240, "back at the ceiling after \(second) s")
+        var share = RequestRate(ceiling: 9.5)
+        share.throttled(sent: at(0), at: at(0))
+        share.throttled(sent: at(1), at: at(1))
+        share.throttled(sent: at(2), at: at(2))
+        share.throttled(sent: at(3), at: at(3))
+        #expect(abs(share.current - 0.296875) < 1e-9, "about a fortieth of a 10 requests/s quota")
+        for tenth in 31...110 { share.answered(at: at(Double(tenth) / 10)) }
+        #expect(share.current > 0.35 && share.current < 0.36, "8 s of answers add about 0.056 requests/s: \(share.current)")
+    }
+
+    @Test func neverBelowTheFloorAndANewEpisodeAfterAQuietSpell() {
+        var rate = RequestRate(ceiling: 1)
+        for n in 0..<20 { rate.throttled(sent: at(Double(n)), at: at(Double(n))) }
+        #expect(rate.current == RequestRate.floor, "a device with a backlog keeps asking, once in 20 s")
+        var quiet = RequestRate(ceiling: 8)
+        quiet.throttled(sent: at(0), at: at(0))
+        #expect(quiet.throttled(sent: at(119), at: at(119)) == .lowered)
+        #expect(quiet.throttled(sent: at(240), at: at(240)) == .episodeBegins, "120 s without a throttled answer ends the episode")
+    }
+
+    @Test func aReloadMovesTheCeilingAndKeepsWhatWasLearned() {
+        var rate = RequestRate(ceiling: 9.5)
+        rate.setCeiling(19)
+        #expect(rate.current == 19, "at its ceiling, it follows the new one")
+        rate.throttled(sent: at(0), at: at(0))
+        #expect(rate.current == 4.75)
+        rate.setCeiling(30)
+        #expect(rate.current == 4.75, "lowered by throttling, it stays where the quota put it")
+        rate.setCeiling(2)
+        #expect(rate.current == 2)
+    }
+
+    @Test func aThrottledRequestWaitsARandomPartOfTheNewIntervalAndWhatTheServiceAsked() {
+        var rate = RequestRate(ceiling: 8)
+        rate.throttled(sent: at(0), at: at(0))
+        #expect(rate.retryDelay(retryAfter: nil, unit: 0) == 0.25)
+        #expect(rate.retryDelay(retryAfter: nil, unit: 0.999) < 0.75)
+        #expect(rate.retryDelay(retryAfter: 2, unit: 0.5) == 2, "never sooner than Retry-After")
+    }
+}
