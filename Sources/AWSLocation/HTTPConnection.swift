@@ -25,12 +25,27 @@ final class HTTPConnection {
     /// Whether the TLS handshake resumed an earlier session (an abbreviated handshake: no
     /// certificates on the wire).
     private(set) var resumed = false
+    /// Bytes this connection put on its socket and took off it (through a proxy's tunnel, TLS
+    /// records with their handshakes): what a metered link counts, without TCP/IP headers.
+    private let counts = UnsafeMutablePointer<gpstrackd_tls_bytes>.allocate(capacity: 1)
+    /// Of `bytes`, what `takeCountedBytes()` has not handed over yet.
+    private var handedOver = 0
+
+    /// Bytes sent and received so far.
+    var bytes: Int { Int(counts.pointee.sent + counts.pointee.received) }
+
+    /// The bytes since the last call: each is counted once, by whoever asks.
+    func takeCountedBytes() -> Int {
+        defer { handedOver = bytes }
+        return bytes - handedOver
+    }
 
     /// Connects (through `proxy` for https when given) and completes the TLS handshake, resuming
     /// `session` when the server still accepts it.
     init(key: Key, proxy: ProxySettings.Proxy?, tls: OpaquePointer?, resuming session: TLSSession? = nil,
          deadline: ContinuousClock.Instant) throws(Failure) {
         self.key = key
+        counts.initialize(to: gpstrackd_tls_bytes(sent: 0, received: 0))
         if let proxy {
             do throws(Failure) {
                 fd = try Self.connect(host: proxy.host, port: proxy.port, deadline: deadline)
@@ -56,7 +71,10 @@ final class HTTPConnection {
         }
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        counts.deallocate()
+    }
 
     /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
     func close() {
@@ -145,6 +163,7 @@ final class HTTPConnection {
         if !isAddress { _ = gpstrackd_tls_set_server_name(ssl, key.host) }
         guard gpstrackd_tls_expect_host(ssl, key.host, isAddress ? 1 : 0) == 1 else { throw .tls("cannot check the name \(key.host)") }
         SSL_set_fd(ssl, fd)
+        gpstrackd_tls_count_bytes(ssl, counts)
         try setTimeouts(deadline)
         if BrokenPipe.withoutSignal({ SSL_connect(ssl) }) != 1 {
             let verify = SSL_get_verify_result(ssl)
@@ -178,7 +197,9 @@ final class HTTPConnection {
             let count = bytes.withUnsafeBytes { raw -> Int in
                 let start = raw.baseAddress! + offset
                 if let ssl { return Int(BrokenPipe.withoutSignal { SSL_write(ssl, start, Int32(min(raw.count - offset, Int(Int32.max)))) }) }
-                return send(fd, start, raw.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = send(fd, start, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent > 0 { counts.pointee.sent += UInt64(sent) }
+                return sent
             }
             guard count > 0 else { throw failure(reading: false) }
             offset += count
@@ -192,7 +213,9 @@ final class HTTPConnection {
         var chunk = [UInt8](repeating: 0, count: 16_384)
         let count = chunk.withUnsafeMutableBytes { raw -> Int in
             if let ssl { return Int(BrokenPipe.withoutSignal { SSL_read(ssl, raw.baseAddress, Int32(raw.count)) }) }
-            return recv(fd, raw.baseAddress, raw.count, 0)
+            let received = recv(fd, raw.baseAddress, raw.count, 0)
+            if received > 0 { counts.pointee.received += UInt64(received) }
+            return received
         }
         if count == 0 { return [] }
         guard count > 0 else {

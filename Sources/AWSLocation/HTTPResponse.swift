@@ -48,4 +48,10 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Sends HTTP requests. The production transport is `SocketTransport`; tests may substitute another.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
+    /// Bytes sent and received on the wire so far (TLS records and handshakes included).
+    var bytesOnTheWire: Int { get }
+}
+
+extension HTTPTransport {
+    public var bytesOnTheWire: Int { 0 }
 }

@@ -48,6 +48,11 @@ public final class SocketTransport: HTTPTransport {
     /// The last resumable TLS session of each server.
     private let sessions = Mutex<[HTTPConnection.Key: TLSSession]>([:])
     private let handshakes = Mutex(TLSHandshakes())
+    private let wire = Mutex(0)
+
+    /// Bytes sent and received on every connection so far: TLS records with their handshakes,
+    /// through a proxy's tunnel, as a metered SIM counts them (without TCP/IP headers).
+    public var bytesOnTheWire: Int { wire.withLock { $0 } }
 
     /// TLS handshakes so far, and how many of them resumed a session.
     public struct TLSHandshakes: Sendable, Equatable {
@@ -146,9 +151,13 @@ public final class SocketTransport: HTTPTransport {
                 try connection.write(head + request.body, deadline: deadline)
                 let (response, keepAlive) = try readResponse(connection, method: request.method, deadline: deadline)
                 if reused == nil, let session = connection.session() { sessions.withLock { $0[key] = session } }
+                let counted = connection.takeCountedBytes()
+                wire.withLock { $0 += counted }
                 if keepAlive { putIdle(connection) } else { connection.close() }
                 return .success(response)
             } catch {
+                let counted = connection.takeCountedBytes()
+                wire.withLock { $0 += counted }
                 connection.close()
                 if let idle, ContinuousClock.now - idle.since >= Self.staleAfter, case .connection = error { continue }
                 return .failure(httpError(error, request))

@@ -15,6 +15,9 @@ public struct TrackerClient: Sendable {
     public let controlEndpoint: ServiceEndpoint
     private let credentials: any CredentialProvider
     private let transport: any HTTPTransport
+
+    /// Bytes this client's requests have put on the wire and taken off it (see `HTTPTransport`).
+    public var bytesOnTheWire: Int { transport.bytesOnTheWire }
     private let now: @Sendable () -> FixTime
     private let signingKeys = SigningKeyCache()
 

@@ -29,6 +29,30 @@ static inline int gpstrackd_tls_expect_host(SSL *ssl, const char *host, int isAd
     return isAddress ? X509_VERIFY_PARAM_set1_ip_asc(param, host) : X509_VERIFY_PARAM_set1_host(param, host, 0);
 }
 
+/// Bytes a TLS connection put on and took off its socket: records, handshakes and all, what a
+/// metered link counts (without the TCP/IP headers).
+typedef struct {
+    unsigned long long sent;
+    unsigned long long received;
+} gpstrackd_tls_bytes;
+
+static inline long gpstrackd_tls_count(BIO *bio, int oper, const char *argp, size_t len, int argi, long argl, int ret, size_t *processed) {
+    (void)argp; (void)len; (void)argi; (void)argl;
+    gpstrackd_tls_bytes *counts = (gpstrackd_tls_bytes *)BIO_get_callback_arg(bio);
+    if (counts != NULL && ret > 0 && processed != NULL) {
+        if (oper == (BIO_CB_WRITE | BIO_CB_RETURN)) counts->sent += *processed;
+        else if (oper == (BIO_CB_READ | BIO_CB_RETURN)) counts->received += *processed;
+    }
+    return ret;
+}
+
+/// Counts into `counts` what `ssl`'s socket carries (after SSL_set_fd: one BIO both ways).
+static inline void gpstrackd_tls_count_bytes(SSL *ssl, gpstrackd_tls_bytes *counts) {
+    BIO *bio = SSL_get_rbio(ssl);
+    BIO_set_callback_arg(bio, (char *)counts);
+    BIO_set_callback_ex(bio, gpstrackd_tls_count);
+}
+
 /// The oldest queued OpenSSL error as text, or NULL; clears the queue.
 static inline const char *gpstrackd_tls_error(char *buffer, size_t length) {
     unsigned long code = ERR_get_error();

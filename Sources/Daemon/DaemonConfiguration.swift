@@ -35,6 +35,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var uploadInterval: Double = 5
     public var maxInFlight = 4
     public var maxRequestRate: Double = 10
+    /// Bytes a UTC day the uploader may put on the wire (a metered SIM); 0: no budget.
+    public var dataBudget = 0
     public var positionProperties: [PositionProperty] = [.speed, .course]
     public var spoolMaxRows = 2_000_000
     public var spoolMaxBytes: Int64?

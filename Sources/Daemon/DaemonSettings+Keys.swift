@@ -138,6 +138,8 @@ extension DaemonSettings {
             .described(nil, "requests at once"),
         number("max-request-rate", 0.1...50, { $0.maxRequestRate = $1 }, { format($0.maxRequestRate) }).reloadable
             .described(nil, "requests per second at most (the account's quota is shared by the fleet)"),
+        number("data-budget", 0...1e12, integer: true, { $0.dataBudget = Int($1) }, { String($0.dataBudget) }).reloadable
+            .described(nil, "bytes a UTC day on the wire to the tracker, spent evenly by batching more; 0: none"),
         Key(name: "position-properties", secret: false, apply: { value, c in
             let names = value.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             var properties: [PositionProperty] = []

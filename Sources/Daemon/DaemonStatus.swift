@@ -43,6 +43,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var throttled: Int?
         public var requestRate: Double?
         public var maxRequestRate: Double?
+        /// Bytes on the wire this UTC day, and `data-budget` (0: none); nil for the file.
+        public var bytesToday: Int?
+        public var dataBudget: Int?
 
         /// The share of requests throttled, 0 to 1.
         public var throttledShare: Double? {
@@ -107,6 +110,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             lines.append("requests: \(requests), \(upload.throttled ?? 0) throttled\(share); rate \(Self.rate(rate))/s"
                 + (rate < ceiling ? " (lowered by throttling; at most \(Self.rate(ceiling))/s)" : ""))
         }
+        if let bytes = upload.bytesToday {
+            let budget = upload.dataBudget ?? 0
+            lines.append("data today (UTC): \(bytes) bytes" + (budget > 0 ? " of a budget of \(budget)" : ""))
+        }
         if let filtering = tracker.filtering {
             lines.append("tracker filtering: \(filtering)" + (tracker.source.map { " (\($0))" } ?? "") + ", \(tracker.withheld) withheld")
         }
@@ -140,6 +147,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             metric("throttled_requests_total", "counter", "Requests the tracker throttled (the account's quota was full).",
                    [("", Double(throttled))])
             metric("request_rate", "gauge", "Requests a second the uploader allows itself now (lowered by throttling).", [("", rate)])
+        }
+        if let bytes = upload.bytesToday {
+            metric("bytes_today", "gauge", "Bytes on the wire to the tracker this UTC day.", [("", Double(bytes))])
+            metric("data_budget_bytes", "gauge", "The data-budget key: bytes a UTC day (0: none).", [("", Double(upload.dataBudget ?? 0))])
         }
         metric("withheld_total", "counter", "Points not kept or not sent because the tracker's filtering would not store them.",
                [("", Double(tracker.withheld))])

@@ -12,6 +12,12 @@ public protocol Destination: Sendable {
     /// Delivers `batch` (oldest first): an outcome for each position, in order, or a failure of
     /// the whole delivery.
     func deliver(_ batch: [SpooledPosition], _ configuration: Uploader.Configuration) async throws(DeliveryFailure) -> [PositionOutcome]
+    /// Bytes its deliveries have put on the wire so far (a network destination's), for `data-budget`.
+    var bytesOnTheWire: Int { get }
+}
+
+extension Destination {
+    public var bytesOnTheWire: Int { 0 }
 }
 
 /// How a destination is used.
@@ -76,6 +82,8 @@ public struct TrackerDestination: Destination {
     public init(client: TrackerClient) { self.client = client }
 
     public var name: String { "the tracker" }
+
+    public var bytesOnTheWire: Int { client.bytesOnTheWire }
 
     public func limits(_ configuration: Uploader.Configuration) -> DestinationLimits {
         DestinationLimits(batchSize: configuration.batchSize, maxInFlight: configuration.maxInFlight, rateLimited: true, drainsOnStop: false,

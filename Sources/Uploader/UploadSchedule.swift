@@ -104,9 +104,9 @@ public struct UploadSchedule: Sendable {
     /// A full batch goes.
     public mutating func batchGoes() { partialDue = nil }
 
-    /// A throttled answer: nothing more goes until `until` (the uploader's `RequestRate` picks
-    /// it). Not a failure: the service is up, the fleet's quota is full, so no failure episode
-    /// begins and requests are not held to one at a time.
+    /// A throttled answer (or the day's `data-budget` spent): nothing more goes until `until`.
+    /// Not a failure: the service is up, the fleet's quota (or the SIM's allowance) is full, so
+    /// no failure episode begins and requests are not held to one at a time.
     public mutating func throttled(until: ContinuousClock.Instant) {
         if pausedUntil.map({ $0 < until }) ?? true { pausedUntil = until }
     }

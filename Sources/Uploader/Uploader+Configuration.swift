@@ -24,6 +24,8 @@ extension Uploader {
         /// Whether `trackerFiltering` is the tracker's own (configured, answered, remembered): only
         /// then are queued positions withheld for it, never on a guess.
         public var trackerFilteringKnown = true
+        /// Bytes a day the uploader may put on the wire (`DataBudget`); 0: no budget.
+        public var dataBudget = 0
 
         public init(tracker: String, deviceID: String) {
             self.tracker = tracker
@@ -47,5 +49,7 @@ extension Uploader {
         public var throttledRequests = 0
         /// The requests a second the uploader allows itself now (`RequestRate`).
         public var requestRate: Double = 0
+        /// Bytes on the wire this UTC day (`DataBudget`), requests, answers and TLS handshakes.
+        public var bytesToday = 0
     }
 }

@@ -37,6 +37,8 @@ public final class Uploader: Sendable {
         var rate: RequestRate
         /// The newest fix time handed out so far: the live lane takes positions after it.
         var liveMark: FixTime?
+        /// The day's bytes against `data-budget`.
+        var budget: DataBudget
     }
 
     /// Requests go out at 95 % of `maxRequestRate`: evenly spaced sends still arrive with some
@@ -75,7 +77,8 @@ public final class Uploader: Sendable {
         self.settings = Mutex(configuration)
         let rate = RequestRate(ceiling: configuration.maxRequestRate * Self.rateHeadroom)
         var initial = State(schedule: UploadSchedule(retry: configuration.retry, misconfiguredRetry: configuration.misconfiguredRetry),
-                            spacing: TrackerSpacingGuard(lastStored: lastStored), rate: rate)
+                            spacing: TrackerSpacingGuard(lastStored: lastStored), rate: rate,
+                            budget: DataBudget(bytesPerDay: configuration.dataBudget))
         initial.statistics.lastStored = lastStored
         initial.statistics.requestRate = rate.current
         state = Mutex(initial)
@@ -112,6 +115,7 @@ public final class Uploader: Sendable {
             s.schedule.misconfiguredRetry = configuration.misconfiguredRetry
             s.schedule.forgetPartialBatch()
             s.rate.setCeiling(configuration.maxRequestRate * Self.rateHeadroom)
+            s.budget.bytesPerDay = max(0, configuration.dataBudget)
             s.statistics.requestRate = s.rate.current
             return s.rate.current
         }
@@ -217,6 +221,15 @@ public final class Uploader: Sendable {
             await spool.release(rows.map(\.id))
             return nil
         }
+        let wall = wallClock()
+        if let wait = state.withLock({ $0.budget.wait(full: rows.count == limits.batchSize, at: wall, inFlight: $0.active) }) {
+            // Over the day's share of `data-budget`: the rows wait in the spool, and more come to
+            // fill the batch meanwhile. Looked at again within 10 s (a reload may lift it).
+            bucket.withLock { $0.refund() }
+            await spool.release(rows.map(\.id))
+            state.withLock { $0.schedule.throttled(until: now + .milliseconds(Int64(min(wait, 10) * 1000))) }
+            return nil
+        }
         return rows
     }
 
@@ -270,6 +283,7 @@ public final class Uploader: Sendable {
         if !tokenTaken, destination.limits(configuration).rateLimited { await takeToken() }
         state.withLock { $0.statistics.requests += 1 }
         let started = clock.now
+        defer { recordBytes() }
         do {
             await settle(rows, outcomes: try await destination.deliver(rows, configuration), sent: started)
         } catch let failure {
@@ -324,6 +338,16 @@ public final class Uploader: Sendable {
         guard cut != .none else { return }
         bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
         if cut == .episodeBegins { events(.throttled(rate: rate, ceiling: ceiling)) }
+    }
+
+    /// What the destination's transport has put on the wire so far, against the day's budget.
+    private func recordBytes() {
+        let total = destination.bytesOnTheWire
+        let wall = wallClock()
+        state.withLock { s in
+            s.budget.record(total: total, at: wall)
+            s.statistics.bytesToday = s.budget.spent(at: wall)
+        }
     }
 
     /// An answer that was not throttled: the rate may rise (see `RequestRate`).

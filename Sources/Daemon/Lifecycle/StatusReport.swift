@@ -45,6 +45,8 @@ extension StatusReport {
             state.throttled = upload.throttledRequests
             state.requestRate = upload.requestRate
             state.maxRequestRate = uploader.configuration.maxRequestRate * Uploader.rateHeadroom
+            state.bytesToday = upload.bytesToday
+            state.dataBudget = uploader.configuration.dataBudget
         }
         return state
     }
