@@ -1,0 +1,45 @@
+import TrackingCore
+
+/// What the fleet's shared quota and the SIM's allowance say: throttled answers lower the rate
+/// (`RequestRate`), answers raise it, and every request's bytes count against `data-budget`.
+extension Uploader {
+    /// A throttled answer to a request sent at `sent`: the rate comes down (once a round trip),
+    /// the bucket follows it, and nothing goes until a random part of the new interval has passed.
+    func throttled(sent: ContinuousClock.Instant, retryAfter: Double?, reason: String) {
+        let now = clock.now
+        let (cut, rate, ceiling) = state.withLock { s in
+            s.statistics.throttledRequests += 1
+            s.statistics.lastError = reason
+            let cut = s.rate.throttled(sent: sent, at: now)
+            let delay = s.rate.retryDelay(retryAfter: retryAfter, unit: random())
+            s.schedule.throttled(until: now + .milliseconds(Int64(delay * 1000)))
+            s.statistics.requestRate = s.rate.current
+            return (cut, s.rate.current, s.rate.ceiling)
+        }
+        guard cut != .none else { return }
+        bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
+        if cut == .episodeBegins { events(.throttled(rate: rate, ceiling: ceiling)) }
+    }
+
+    /// What the destination's transport has put on the wire so far, against the day's budget.
+    func recordBytes() {
+        let total = destination.bytesOnTheWire
+        let wall = wallClock()
+        state.withLock { s in
+            s.budget.record(total: total, at: wall)
+            s.statistics.bytesToday = s.budget.spent(at: wall)
+        }
+    }
+
+    /// An answer that was not throttled: the rate may rise (see `RequestRate`).
+    func answered() {
+        let now = clock.now
+        let (rate, changed) = state.withLock { s -> (Double, Bool) in
+            let before = s.rate.current
+            s.rate.answered(at: now)
+            s.statistics.requestRate = s.rate.current
+            return (s.rate.current, s.rate.current != before)
+        }
+        if changed { bucket.withLock { $0.setRate(rate) } }
+    }
+}
