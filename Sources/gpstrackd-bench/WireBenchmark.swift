@@ -117,9 +117,11 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         // for a drive with a reconnect every dozen positions.
         line("bytes per position, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", "")
         line("connections, \(label)", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes", "")
-        // What `data-budget` spends: the transport's own count, against the relay's.
+        // What `data-budget` spends: the transport's own count against the relay's. Above it by
+        // the requests written into connections the relay had closed: they left the device (a
+        // SIM bills them) and never reached the relay.
         line("bytes counted by the transport / the relay, \(label)", fixed(Double(client.bytesOnTheWire) / Double(counted.up + counted.down), 3)
-             + " (\(client.bytesOnTheWire) / \(counted.up + counted.down))", "equal")
+             + " (\(client.bytesOnTheWire) / \(counted.up + counted.down))", ">= 1.000")
     }
     line("bytes per position, resuming / full", fixed(perPosition[true]! / perPosition[false]!, 2), "")
 }
