@@ -39,6 +39,13 @@ public struct DataBudget: Sendable, Equatable {
         lastTotal = total
     }
 
+    /// Takes up a day's spend from before a restart (the last status the daemon wrote): `spent`
+    /// bytes as of `wall`. A day other than the next record's is dropped then.
+    public mutating func resume(spent: Int, asOf wall: FixTime) {
+        day = Self.day(of: wall)
+        spentToday = max(0, spent)
+    }
+
     /// What the next request is reckoned to cost: the most of the last few.
     public var nextRequest: Int { recent.max() ?? 0 }
 

@@ -72,7 +72,7 @@ public final class Uploader: Sendable {
         events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },
         wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        lastStored: Location? = nil
+        lastStored: Location? = nil, spentToday: (bytes: Int, asOf: FixTime)? = nil
     ) {
         self.settings = Mutex(configuration)
         let rate = RequestRate(ceiling: configuration.maxRequestRate * Self.rateHeadroom)
@@ -81,6 +81,11 @@ public final class Uploader: Sendable {
                             budget: DataBudget(bytesPerDay: configuration.dataBudget))
         initial.statistics.lastStored = lastStored
         initial.statistics.requestRate = rate.current
+        if let spentToday {
+            // A restart does not give the day's budget back.
+            initial.budget.resume(spent: spentToday.bytes, asOf: spentToday.asOf)
+            initial.statistics.bytesToday = initial.budget.spent(at: wallClock())
+        }
         state = Mutex(initial)
         self.spool = spool
         self.destination = destination
@@ -98,10 +103,10 @@ public final class Uploader: Sendable {
         events: @escaping @Sendable (UploaderEvent) -> Void = { _ in },
         wallClock: @escaping @Sendable () -> FixTime = SystemClock.now,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        lastStored: Location? = nil
+        lastStored: Location? = nil, spentToday: (bytes: Int, asOf: FixTime)? = nil
     ) {
         self.init(configuration: configuration, spool: spool, destination: TrackerDestination(client: client), events: events,
-                  wallClock: wallClock, random: random, lastStored: lastStored)
+                  wallClock: wallClock, random: random, lastStored: lastStored, spentToday: spentToday)
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }

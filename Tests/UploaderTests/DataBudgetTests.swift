@@ -41,4 +41,17 @@ import Uploader
         #expect(budget.wait(full: true, at: Self.at(hours: 24.5)) == nil, "within the tenth up front (12,083)")
         #expect(budget.spent(at: Self.at(hours: 24.5)) == 8_000, "what the new day spent, from the transport's running total")
     }
+
+    @Test func aRestartTakesUpTheDaysSpendAndANewDayDropsIt() {
+        var budget = DataBudget(bytesPerDay: 100_000)
+        budget.resume(spent: 99_500, asOf: Self.at(hours: 20))
+        #expect(budget.spent(at: Self.at(hours: 21)) == 99_500)
+        #expect(budget.wait(full: true, at: Self.at(hours: 21)) != nil, "the budget spent before the restart still counts")
+        budget.record(total: 300, at: Self.at(hours: 21))
+        #expect(budget.spent(at: Self.at(hours: 21)) == 99_800, "the new run's bytes on top")
+        var yesterday = DataBudget(bytesPerDay: 100_000)
+        yesterday.resume(spent: 99_500, asOf: Self.at(hours: -1))
+        yesterday.record(total: 300, at: Self.at(hours: 1))
+        #expect(yesterday.spent(at: Self.at(hours: 1)) == 300, "yesterday's spend is not today's")
+    }
 }

@@ -1,5 +1,6 @@
 import AWSLocation
 import Spool
+import SystemIO
 import TrackingCore
 import Uploader
 
@@ -30,7 +31,8 @@ struct TrackerSink: Sendable {
         configuration.trackerFiltering = initial.filtering
         // Queued positions are withheld only for a mode known, never on a guess.
         configuration.trackerFilteringKnown = initial.source != .unanswered
-        let uploader = Uploader(configuration: configuration, spool: spool, client: client, events: events, lastStored: memory.lastStoredLocation)
+        let uploader = Uploader(configuration: configuration, spool: spool, client: client, events: events, lastStored: memory.lastStoredLocation,
+                                spentToday: Self.spentToday(in: c.stateDirectory))
         let filtering = TrackerFilteringService(
             configured: c.trackerFiltering, memory: memory, tracker: c.tracker ?? "", directory: c.stateDirectory, logger: logger,
             client: client,
@@ -44,5 +46,13 @@ struct TrackerSink: Sendable {
             lastStored: { [uploader] in uploader.statistics.lastStored })
         return TrackerSink(uploader: uploader, filtering: filtering, credentials: resolution.provider as? RefreshingCredentials,
                            credentialSource: resolution.source, memory: memory)
+    }
+
+    /// The day's bytes on the wire as the last run's status.json left them (written every few
+    /// seconds), so that a restart does not give `data-budget` back.
+    static func spentToday(in directory: String) -> (bytes: Int, asOf: FixTime)? {
+        guard let text = try? SmallFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text),
+              let bytes = status.upload.bytesToday, let updated = FixTime(iso8601: status.updated) else { return nil }
+        return (bytes, updated)
     }
 }
