@@ -9,9 +9,11 @@
 ///   over at once, and each device learns it only from its own answers), by half after that.
 ///   Answers to requests that were already under way when the rate was cut do not cut again.
 /// - Each answered request raises it by `additive` requests/s plus `proportional` of itself per
-///   second since the last raise: the fixed part lets devices at a fleet's small share converge
-///   to equal shares; the proportional part brings a lone device back to its ceiling within a
-///   minute or two of a passing throttle.
+///   second since the last raise, the proportional part growing with the time since the last
+///   throttled answer (one more share every `speedsUp`): the fixed part lets devices at a fleet's
+///   small share converge to equal shares; the growing part brings a device whose quota has
+///   room again (a lone one after a passing storm, or the last of a fleet) back to its ceiling
+///   within a minute or two, however far down the storm drove it.
 /// - An episode ends after `episodeEnds` without a throttled answer; the next cut is a quarter again.
 ///
 /// In a fleet of N devices at equal shares, each cut removes about 1/(2N) of the fleet's rate,
@@ -25,8 +27,10 @@ public struct RequestRate: Sendable, Equatable {
     public private(set) var ceiling: Double
     /// Requests a second added per second of answered requests.
     public var additive = 0.004
-    /// Share of itself added per second of answered requests.
+    /// Share of itself added per second of answered requests, at first.
     public var proportional = 0.01
+    /// The proportional rise grows by its own size every this long without a throttled answer.
+    public var speedsUp: Duration = .seconds(10)
     /// Never below one request in 20 s: a device with a backlog keeps asking.
     public static let floor = 0.05
     /// Quiet this long after a throttled answer, the next one starts a new episode.
@@ -79,7 +83,9 @@ public struct RequestRate: Sendable, Equatable {
         defer { lastRaise = now }
         guard let lastRaise, current < ceiling else { return }
         let elapsed = min(max(0, (now - lastRaise).seconds), 10)
-        current = min(ceiling, current + (additive + proportional * current) * elapsed)
+        let quiet = lastCut.map { max(0, (now - $0).seconds) } ?? 0
+        let share = proportional * (1 + quiet / speedsUp.seconds)
+        current = min(ceiling, current + (additive + share * current) * elapsed)
     }
 
     /// The pause before a throttled request goes again: a random part of the interval at the new

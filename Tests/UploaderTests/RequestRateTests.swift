@@ -28,17 +28,23 @@ import Uploader
         #expect(rate.current == 1)
     }
 
-    @Test func risesWithAnsweredTimeAdditivelyAndInProportion() {
+    @Test func risesWithAnsweredTimeAdditivelyAndInProportionTheFasterTheLongerQuiet() {
         var rate = RequestRate(ceiling: 10)
         rate.throttled(sent: at(0), at: at(0))
         #expect(rate.current == 2.5)
         rate.answered(at: at(5))
-        // 5 s at 0.004 + 0.01 x 2.5 requests/s a second.
-        #expect(abs(rate.current - (2.5 + 5 * (0.004 + 0.025))) < 1e-9)
+        // 5 s at 0.004 + 0.01 x (1 + 5/10) x 2.5 requests/s a second.
+        #expect(abs(rate.current - (2.5 + 5 * (0.004 + 0.015 * 2.5))) < 1e-9)
         let before = rate.current
-        rate.answered(at: at(605))
-        #expect(abs(rate.current - (before + 10 * (0.004 + 0.01 * before))) < 1e-9,
-                "an idle stretch counts 10 s at most: it is no evidence of room in the quota")
+        rate.answered(at: at(15))
+        #expect(abs(rate.current - (before + 10 * (0.004 + 0.025 * before))) < 1e-9, "15 s quiet: 2.5 shares")
+        var idle = RequestRate(ceiling: 1000)
+        idle.throttled(sent: at(0), at: at(0))
+        idle.answered(at: at(1))
+        let start = idle.current
+        idle.answered(at: at(101))
+        #expect(abs(idle.current - (start + 10 * (0.004 + 0.01 * (1 + 10.1) * start))) < 1e-6,
+                "an idle stretch counts 10 s of rise at most: it is no evidence of room in the quota")
         for second in stride(from: 606.0, through: 2000, by: 1) { rate.answered(at: at(second)) }
         #expect(rate.current == 10, "never above the ceiling")
         #expect(!rate.isLowered)
@@ -52,7 +58,16 @@ import Uploader
             second += 0.1
             alone.answered(at: at(second))
         }
-        #expect(second > 60 && second < 240, "back at the ceiling after \(second) s")
+        #expect(second > 20 && second < 90, "back at the ceiling after \(second) s")
+        var stormed = RequestRate(ceiling: 9.5)
+        for n in 0..<12 { stormed.throttled(sent: at(Double(n)), at: at(Double(n))) }
+        #expect(stormed.current == RequestRate.floor, "a storm of throttled answers: the floor")
+        second = 11
+        while stormed.current < 9.5 {
+            second += 0.1
+            stormed.answered(at: at(second))
+        }
+        #expect(second < 11 + 150, "from the floor back at the ceiling after \(second - 11) s")
         var share = RequestRate(ceiling: 9.5)
         share.throttled(sent: at(0), at: at(0))
         share.throttled(sent: at(1), at: at(1))
@@ -60,7 +75,7 @@ import Uploader
         share.throttled(sent: at(3), at: at(3))
         #expect(abs(share.current - 0.296875) < 1e-9, "about a fortieth of a 10 requests/s quota")
         for tenth in 31...110 { share.answered(at: at(Double(tenth) / 10)) }
-        #expect(share.current > 0.35 && share.current < 0.36, "8 s of answers add about 0.056 requests/s: \(share.current)")
+        #expect(share.current > 0.35 && share.current < 0.37, "8 s of answers add about 0.06 requests/s: \(share.current)")
     }
 
     @Test func neverBelowTheFloorAndANewEpisodeAfterAQuietSpell() {
