@@ -86,10 +86,3 @@ public struct FixTimeline: Sendable {
         return abs(expected.seconds(to: time)) <= maxJump.seconds
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

@@ -19,7 +19,7 @@ struct ProgressTracker {
     }
 
     mutating func update(queued: Int, oldest: FixTime?, uploaded: Int, at now: ContinuousClock.Instant, wall: FixTime) -> UploaderEvent? {
-        let elapsed = last.map { Self.seconds(now - $0) } ?? 0
+        let elapsed = last.map { (now - $0).seconds } ?? 0
         let rate = elapsed > 0 ? Double(uploaded - lastUploaded) / elapsed : 0
         last = now
         lastUploaded = uploaded
@@ -29,12 +29,8 @@ struct ProgressTracker {
         }
         if let (start, startUploaded) = backlogStart, queued == 0 {
             backlogStart = nil
-            return .drained(uploaded: uploaded - startUploaded, seconds: Self.seconds(now - start))
+            return .drained(uploaded: uploaded - startUploaded, seconds: (now - start).seconds)
         }
         return nil
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

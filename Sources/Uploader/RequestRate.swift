@@ -1,3 +1,5 @@
+import TrackingCore
+
 /// The uploader's own request rate under a quota it shares with devices it cannot see: the
 /// account's BatchUpdateDevicePosition quota is one bucket for the whole fleet, and a throttled
 /// answer is the only word any device gets about the others. Pure, with the instants passed in.
@@ -93,12 +95,5 @@ public struct RequestRate: Sendable, Equatable {
     /// never sooner than the service asked.
     public func retryDelay(retryAfter: Double?, unit: Double) -> Double {
         max(retryAfter ?? 0, (0.5 + unit) / current)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

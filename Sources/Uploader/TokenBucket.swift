@@ -1,3 +1,5 @@
+import TrackingCore
+
 /// A token bucket: `rate` tokens a second, at most `burst` saved up.
 ///
 /// With the default burst of 1 the bucket spaces requests evenly (1/rate apart), so no window of
@@ -38,9 +40,7 @@ public struct TokenBucket: Sendable {
 
     private mutating func refill(at now: ContinuousClock.Instant) {
         if let updated {
-            let elapsed = now - updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            tokens = min(burst, tokens + seconds * rate)
+            tokens = min(burst, tokens + (now - updated).seconds * rate)
         }
         updated = now
     }

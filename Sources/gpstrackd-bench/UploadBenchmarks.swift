@@ -31,7 +31,7 @@ func benchmarkDrain(endpoint: String, positions: Int, rate: Double, inFlight: In
     while try await spool.statistics().queued > 0 {
         try await Task.sleep(for: .milliseconds(200))
     }
-    let elapsed = seconds(clock.now - begin)
+    let elapsed = (clock.now - begin).seconds
     let cpu = cpuSeconds() - cpuBefore
     uploader.stop()
     await running.value

@@ -37,10 +37,6 @@ func position(_ sequence: Int) -> Location {
         device: "/dev/ttyACM0")!
 }
 
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
 /// `write_bytes` of this process from /proc/self/io: bytes this process caused to be sent to storage.
 func writeBytes() -> Int64 {
     let fd = open("/proc/self/io", O_RDONLY)
@@ -70,7 +66,7 @@ func fsyncsPerSecond(directory: String) -> Double {
         fsync(fd)
         count += 1
     }
-    return Double(count) / seconds(clock.now - begin)
+    return Double(count) / (clock.now - begin).seconds
 }
 
 /// `value` with `digits` decimals.
@@ -122,7 +118,7 @@ func benchmarkSpool(rows: Int, directory: String) async throws {
     let appendCount = 5000
     var begin = clock.now
     for n in 0..<appendCount { try await appendSpool.append(position(n)) }
-    let appendRate = Double(appendCount) / seconds(clock.now - begin)
+    let appendRate = Double(appendCount) / (clock.now - begin).seconds
     line("durable appends/s", fixed(appendRate), ">= 2000")
     line("  vs 4 KiB write+fsync/s (same disk)", "\(fixed(floor)) (\(fixed(appendRate / floor, 2))x)", "reference floor")
 
@@ -136,7 +132,7 @@ func benchmarkSpool(rows: Int, directory: String) async throws {
     try await fill(directory: directory + "/big", rows: rows)
     begin = clock.now
     let big = try await Spool.open(.init(directory: directory + "/big"))
-    let openTime = seconds(clock.now - begin) * 1000
+    let openTime = (clock.now - begin).seconds * 1000
     line("open time, \(rows) rows (ms)", fixed(openTime, 1), "< 200")
     for batch in [10, 100] {
         begin = clock.now
@@ -146,7 +142,7 @@ func benchmarkSpool(rows: Int, directory: String) async throws {
             try await big.ack(rowsOut.map(\.id))
             moved += rowsOut.count
         }
-        line("peek+ack rows/s, batches of \(batch)", fixed(Double(moved) / seconds(clock.now - begin)), ">= 50000")
+        line("peek+ack rows/s, batches of \(batch)", fixed(Double(moved) / (clock.now - begin).seconds), ">= 50000")
     }
     let stats = try await big.statistics()
     line("spool file after", "\(stats.fileBytes / 1_048_576) MiB, \(stats.queued) rows", "")

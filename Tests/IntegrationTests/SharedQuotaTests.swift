@@ -61,7 +61,3 @@ import Uploader
         #expect(Double(throttled) / Double(requests) < 0.35)
     }
 }
-
-extension Duration {
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
