@@ -13,7 +13,6 @@ extension Uploader {
             let cut = s.rate.throttled(sent: sent, at: now)
             let delay = s.rate.retryDelay(retryAfter: retryAfter, unit: random())
             s.schedule.throttled(until: now + .milliseconds(Int64(delay * 1000)))
-            s.statistics.requestRate = s.rate.current
             return (cut, s.rate.current, s.rate.ceiling)
         }
         guard cut != .none else { return }
@@ -25,10 +24,7 @@ extension Uploader {
     func recordBytes() {
         let total = destination.bytesOnTheWire
         let wall = wallClock()
-        state.withLock { s in
-            s.budget.record(total: total, at: wall)
-            s.statistics.bytesToday = s.budget.spent(at: wall)
-        }
+        state.withLock { $0.budget.record(total: total, at: wall) }
     }
 
     /// An answer that was not throttled: the rate may rise (see `RequestRate`).
@@ -37,7 +33,6 @@ extension Uploader {
         let (rate, changed) = state.withLock { s -> (Double, Bool) in
             let before = s.rate.current
             s.rate.answered(at: now)
-            s.statistics.requestRate = s.rate.current
             return (s.rate.current, s.rate.current != before)
         }
         if changed { bucket.withLock { $0.setRate(rate) } }

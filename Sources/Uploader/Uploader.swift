@@ -80,11 +80,9 @@ public final class Uploader: Sendable {
                             spacing: TrackerSpacingGuard(lastStored: lastStored), rate: rate,
                             budget: DataBudget(bytesPerDay: configuration.dataBudget))
         initial.statistics.lastStored = lastStored
-        initial.statistics.requestRate = rate.current
         if let spentToday {
             // A restart does not give the day's budget back.
             initial.budget.resume(spent: spentToday.bytes, asOf: spentToday.asOf)
-            initial.statistics.bytesToday = initial.budget.spent(at: wallClock())
         }
         state = Mutex(initial)
         self.spool = spool
@@ -109,7 +107,17 @@ public final class Uploader: Sendable {
                   wallClock: wallClock, random: random, lastStored: lastStored, spentToday: spentToday)
     }
 
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    /// The counters, with the rate and the day's bytes as they stand now (read from the
+    /// `RequestRate` and the `DataBudget`, not copied into the counters as they change).
+    public var statistics: Statistics {
+        let wall = wallClock()
+        return state.withLock { s in
+            var statistics = s.statistics
+            statistics.requestRate = s.rate.current
+            statistics.bytesToday = s.budget.spent(at: wall)
+            return statistics
+        }
+    }
 
     /// Applies new batch, interval, concurrency and rate settings (a configuration reload);
     /// queued positions and counters are kept.
@@ -121,7 +129,6 @@ public final class Uploader: Sendable {
             s.schedule.forgetPartialBatch()
             s.rate.setCeiling(configuration.maxRequestRate * Self.rateHeadroom)
             s.budget.bytesPerDay = max(0, configuration.dataBudget)
-            s.statistics.requestRate = s.rate.current
             return s.rate.current
         }
         bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
