@@ -1,4 +1,5 @@
 import TrackingCore
+import Uploader
 
 /// What the running daemon publishes in `<state-dir>/status.json` for `gpstrackd status`, and
 /// as Prometheus text in `metrics-file`.
@@ -107,8 +108,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             + (upload.lastError.map { ", last error: \($0)" } ?? ""))
         if let requests = upload.requests, let rate = upload.requestRate, let ceiling = upload.maxRequestRate {
             let share = upload.throttledShare.map { " (\(Int(($0 * 100).rounded())) %)" } ?? ""
-            lines.append("requests: \(requests), \(upload.throttled ?? 0) throttled\(share); rate \(Self.rate(rate))/s"
-                + (rate < ceiling ? " (lowered by throttling; at most \(Self.rate(ceiling))/s)" : ""))
+            lines.append("requests: \(requests), \(upload.throttled ?? 0) throttled\(share); rate \(RequestRate.text(rate))/s"
+                + (rate < ceiling ? " (lowered by throttling; at most \(RequestRate.text(ceiling))/s)" : ""))
         }
         if let bytes = upload.bytesToday {
             let budget = upload.dataBudget ?? 0
@@ -122,11 +123,6 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         }
         lines.append("updated \(updated) by pid \(pid)")
         return lines.joined(separator: "\n")
-    }
-
-    /// `2.4`, `0.31`.
-    static func rate(_ value: Double) -> String {
-        value >= 1 ? String((value * 10).rounded() / 10) : String((value * 100).rounded() / 100)
     }
 
     /// Prometheus text format (node_exporter textfile collector).

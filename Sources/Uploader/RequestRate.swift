@@ -90,6 +90,11 @@ public struct RequestRate: Sendable, Equatable {
         current = min(ceiling, current + (additive + share * current) * elapsed)
     }
 
+    /// A rate as the log and status show it: `2.4`, `0.31` (one decimal, two below 1).
+    public static func text(_ value: Double) -> String {
+        value >= 1 ? String((value * 10).rounded() / 10) : String((value * 100).rounded() / 100)
+    }
+
     /// The pause before a throttled request goes again: a random part of the interval at the new
     /// rate (`unit` in [0, 1)), so that devices throttled together do not come back together, and
     /// never sooner than the service asked.

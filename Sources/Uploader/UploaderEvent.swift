@@ -48,14 +48,9 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
             return "did not send \(count) queued position(s) the tracker's \(filtering) filtering would not store"
         case let .throttled(rate, ceiling):
             return "the tracker throttles this account's requests (one quota for the whole fleet): sending at most "
-                + Self.rate(rate) + " requests/s, rising back towards max-request-rate (" + Self.rate(ceiling)
+                + RequestRate.text(rate) + " requests/s, rising back towards max-request-rate (" + RequestRate.text(ceiling)
                 + ") while answers come; if it lasts, raise the account's BatchUpdateDevicePosition quota"
         }
-    }
-
-    /// `2.4`, `0.31`: two significant digits or one decimal.
-    static func rate(_ value: Double) -> String {
-        value >= 1 ? String(Double((value * 10).rounded()) / 10) : String(Double((value * 100).rounded()) / 100)
     }
 
     /// `3 d 4 h`, `5 h 12 min`, `42 s`.

@@ -63,7 +63,7 @@ extension DaemonStatus {
             + (last.map { "\(Int(max(0, $0.seconds(to: now)))) s ago" } ?? "never")
         if let filtering = tracker.filtering { line += ", tracker \(filtering), \(tracker.withheld) withheld" }
         if let rate = upload.requestRate, let ceiling = upload.maxRequestRate, rate < ceiling {
-            line += ", throttled: \(Self.rate(rate)) requests/s"
+            line += ", throttled: \(RequestRate.text(rate)) requests/s"
         }
         return line
     }
