@@ -1,3 +1,4 @@
+import SystemIO
 import TrackingCore
 import Uploader
 
@@ -87,6 +88,14 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
 
     public static func decode(_ text: String) -> DaemonStatus? {
         try? JSONCoder.decode(DaemonStatus.self, from: Array(text.utf8))
+    }
+
+    /// Where the daemon publishes it in its state directory.
+    public static func path(in directory: String) -> String { directory + "/status.json" }
+
+    /// The last status published in `directory`; nil when there is none or it cannot be read.
+    public static func load(from directory: String) -> DaemonStatus? {
+        (try? SmallFile.read(path(in: directory))).flatMap(decode)
     }
 
     /// The human summary of `gpstrackd status`.

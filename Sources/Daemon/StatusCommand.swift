@@ -23,7 +23,7 @@ public struct StatusCommand: Sendable {
             return .config
         }
         let directory = loaded.configuration.stateDirectory
-        if let text = try? SmallFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text), kill(status.pid, 0) == 0 {
+        if let status = DaemonStatus.load(from: directory), kill(status.pid, 0) == 0 {
             try? FileDescriptor.standardOutput.writeAll((json ? status.json() : "gpstrackd is running\n" + status.summary) + "\n")
             return .success
         }

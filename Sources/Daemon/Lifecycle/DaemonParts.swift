@@ -84,7 +84,7 @@ struct DaemonParts {
         let status = StatusService(
             report: report, spool: spool, watched: [(pipeline.name, { @Sendable in pipeline.liveness }), (delivery.name, { @Sendable in delivery.liveness })],
             interval: notifier.watchdogInterval ?? .seconds(5), notify: { notifier.notify($0) },
-            statusPath: c.stateDirectory + "/status.json", metricsPath: c.metricsFile, logger: logger, repeated: repeated)
+            statusPath: DaemonStatus.path(in: c.stateDirectory), metricsPath: c.metricsFile, logger: logger, repeated: repeated)
         let (flags, environment) = (command.flags, command.environment)
         let reload = ReloadService(
             running: c, load: { try DaemonSettings.load(flags: flags, environment: environment, hostname: HistoryCommand.hostname()) },

@@ -1,6 +1,5 @@
 import AWSLocation
 import Spool
-import SystemIO
 import TrackingCore
 import Uploader
 
@@ -51,8 +50,8 @@ struct TrackerSink: Sendable {
     /// The day's bytes on the wire as the last run's status.json left them (written every few
     /// seconds), so that a restart does not give `data-budget` back.
     static func spentToday(in directory: String) -> (bytes: Int, asOf: FixTime)? {
-        guard let text = try? SmallFile.read(directory + "/status.json"), let status = DaemonStatus.decode(text),
-              let bytes = status.upload.bytesToday, let updated = FixTime(iso8601: status.updated) else { return nil }
+        guard let status = DaemonStatus.load(from: directory), let bytes = status.upload.bytesToday,
+              let updated = FixTime(iso8601: status.updated) else { return nil }
         return (bytes, updated)
     }
 }
