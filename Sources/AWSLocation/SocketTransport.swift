@@ -151,6 +151,7 @@ public final class SocketTransport: HTTPTransport {
                 try connection.write(head + request.body, deadline: deadline)
                 let (response, keepAlive) = try readResponse(connection, method: request.method, deadline: deadline)
                 if reused == nil, let session = connection.session() { sessions.withLock { $0[key] = session } }
+                // Counted before it goes back idle: another request may take it from there.
                 let counted = connection.takeCountedBytes()
                 wire.withLock { $0 += counted }
                 if keepAlive { putIdle(connection) } else { connection.close() }
