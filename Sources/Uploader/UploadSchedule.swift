@@ -107,7 +107,7 @@ public struct UploadSchedule: Sendable {
     /// A throttled answer (or the day's `data-budget` spent): nothing more goes until `until`.
     /// Not a failure: the service is up, the fleet's quota (or the SIM's allowance) is full, so
     /// no failure episode begins and requests are not held to one at a time.
-    public mutating func throttled(until: ContinuousClock.Instant) {
+    public mutating func hold(until: ContinuousClock.Instant) {
         if pausedUntil.map({ $0 < until }) ?? true { pausedUntil = until }
     }
 

@@ -57,7 +57,7 @@ extension Uploader {
             // fill the batch meanwhile. Looked at again within 10 s (a reload may lift it).
             bucket.withLock { $0.refund() }
             await spool.release(rows.map(\.id))
-            state.withLock { $0.schedule.throttled(until: now + .milliseconds(Int64(min(wait, 10) * 1000))) }
+            state.withLock { $0.schedule.hold(until: now + .milliseconds(Int64(min(wait, 10) * 1000))) }
             return nil
         }
         return rows

@@ -12,7 +12,7 @@ extension Uploader {
             s.statistics.lastError = reason
             let cut = s.rate.throttled(sent: sent, at: now)
             let delay = s.rate.retryDelay(retryAfter: retryAfter, unit: random())
-            s.schedule.throttled(until: now + .milliseconds(Int64(delay * 1000)))
+            s.schedule.hold(until: now + .milliseconds(Int64(delay * 1000)))
             return (cut, s.rate.current, s.rate.ceiling)
         }
         guard cut != .none else { return }
