@@ -36,17 +36,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
-
-        .systemLibrary(
-            name: "CTLS",
-            pkgConfig: "libssl",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // OpenSSL 3 (Debian's libssl3), opened at run time by the first tracker client: the
+        // file sink never maps it. Its headers (libssl-dev) are needed to build.
+        .target(name: "COpenSSL"),
 
         // adjtimex(2), which the Glibc module does not export.
         .systemLibrary(name: "CClock"),
@@ -65,7 +57,7 @@ let package = Package(
         .target(name: "Spool", dependencies: ["TrackingCore", "CSQLite"], swiftSettings: compact),
 
         // The Amazon Location tracker client: SigV4, credentials, HTTP.
-        .target(name: "AWSLocation", dependencies: ["TrackingCore", "SystemIO", "CCrypto", "CTLS"], swiftSettings: compact),
+        .target(name: "AWSLocation", dependencies: ["TrackingCore", "SystemIO", "COpenSSL"], swiftSettings: compact),
 
         // Batching, rate limit, retries and per-item errors between the spool and the tracker.
         .target(name: "Uploader", dependencies: ["TrackingCore", "SystemIO", "Spool", "AWSLocation"], swiftSettings: compact),

@@ -1,8 +1,9 @@
-import CCrypto
+import COpenSSL
 
 /// SHA-256 and HMAC-SHA256 through libcrypto; no hand-written cryptography.
 enum Digest {
     static func sha256(_ data: [UInt8]) -> [UInt8] {
+        OpenSSL.required()
         var digest = [UInt8](repeating: 0, count: 32)
         let ok = data.withUnsafeBytes { gpstrackd_sha256($0.baseAddress, $0.count, &digest) }
         precondition(ok == 1, "libcrypto SHA-256 failed")
@@ -10,6 +11,7 @@ enum Digest {
     }
 
     static func hmacSHA256(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
+        OpenSSL.required()
         var mac = [UInt8](repeating: 0, count: 32)
         let ok = key.withUnsafeBytes { k in
             data.withUnsafeBytes { d in gpstrackd_hmac_sha256(k.baseAddress, Int32(k.count), d.baseAddress, d.count, &mac) }

@@ -1,4 +1,4 @@
-import CTLS
+import COpenSSL
 import Glibc
 import SystemIO
 
@@ -79,11 +79,7 @@ final class HTTPConnection {
     /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
     func close() {
         if let ssl {
-            // Shut down quietly (nothing sent): freed otherwise, OpenSSL marks the session as
-            // not resumable, and the next connection would need a full handshake.
-            SSL_set_quiet_shutdown(ssl, 1)
-            SSL_shutdown(ssl)
-            SSL_free(ssl)
+            gpstrackd_tls_close(ssl)
             self.ssl = nil
         }
         if fd >= 0 {
@@ -156,34 +152,27 @@ final class HTTPConnection {
     }
 
     private func handshake(context: OpaquePointer, resuming session: TLSSession?, deadline: ContinuousClock.Instant) throws(Failure) {
-        guard let ssl = SSL_new(context) else { throw .tls(Self.tlsError() ?? "SSL_new failed") }
-        self.ssl = ssl
-        if let session { SSL_set_session(ssl, session.pointer) }
         let isAddress = Self.isAddressLiteral(key.host)
-        if !isAddress { _ = gpstrackd_tls_set_server_name(ssl, key.host) }
-        guard gpstrackd_tls_expect_host(ssl, key.host, isAddress ? 1 : 0) == 1 else { throw .tls("cannot check the name \(key.host)") }
-        SSL_set_fd(ssl, fd)
+        guard let ssl = gpstrackd_tls_new(context, fd, key.host, isAddress ? 1 : 0, session?.pointer) else {
+            throw .tls(Self.tlsError() ?? "cannot set up a TLS connection that checks the name \(key.host)")
+        }
+        self.ssl = ssl
         gpstrackd_tls_count_bytes(ssl, counts)
         try setTimeouts(deadline)
-        if BrokenPipe.withoutSignal({ SSL_connect(ssl) }) != 1 {
-            let verify = SSL_get_verify_result(ssl)
-            if verify != X509_V_OK {
-                throw .tls("the server's certificate did not verify: \(String(cString: X509_verify_cert_error_string(verify)))")
+        if BrokenPipe.withoutSignal({ gpstrackd_tls_connect(ssl) }) != 1 {
+            if let failure = gpstrackd_tls_verify_failure(ssl) {
+                throw .tls("the server's certificate did not verify: \(String(cString: failure))")
             }
             if errno == EAGAIN || errno == EWOULDBLOCK { throw .timeout }
             throw .tls(Self.tlsError() ?? "handshake failed")
         }
-        resumed = SSL_session_reused(ssl) == 1
+        resumed = gpstrackd_tls_session_reused(ssl) == 1
     }
 
     /// The session to resume on the next connection to the same server, once it can be (TLS 1.3
     /// sends its ticket after the handshake; it has come with the first answer).
     func session() -> TLSSession? {
-        guard let ssl, let session = SSL_get1_session(ssl) else { return nil }
-        defer { SSL_SESSION_free(session) }
-        // A copy: OpenSSL marks the connection's own session unresumable when the connection ends
-        // in an error (a peer or a NAT that closed it while idle).
-        guard SSL_SESSION_is_resumable(session) == 1, let copy = SSL_SESSION_dup(session) else { return nil }
+        guard let ssl, let copy = gpstrackd_tls_resumable_session(ssl) else { return nil }
         return TLSSession(pointer: copy)
     }
 
@@ -196,7 +185,7 @@ final class HTTPConnection {
             try setTimeouts(deadline)
             let count = bytes.withUnsafeBytes { raw -> Int in
                 let start = raw.baseAddress! + offset
-                if let ssl { return Int(BrokenPipe.withoutSignal { SSL_write(ssl, start, Int32(min(raw.count - offset, Int(Int32.max)))) }) }
+                if let ssl { return Int(BrokenPipe.withoutSignal { gpstrackd_tls_write(ssl, start, Int32(min(raw.count - offset, Int(Int32.max)))) }) }
                 let sent = send(fd, start, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if sent > 0 { counts.pointee.sent += UInt64(sent) }
                 return sent
@@ -212,14 +201,14 @@ final class HTTPConnection {
         try setTimeouts(deadline)
         var chunk = [UInt8](repeating: 0, count: 16_384)
         let count = chunk.withUnsafeMutableBytes { raw -> Int in
-            if let ssl { return Int(BrokenPipe.withoutSignal { SSL_read(ssl, raw.baseAddress, Int32(raw.count)) }) }
+            if let ssl { return Int(BrokenPipe.withoutSignal { gpstrackd_tls_read(ssl, raw.baseAddress, Int32(raw.count)) }) }
             let received = recv(fd, raw.baseAddress, raw.count, 0)
             if received > 0 { counts.pointee.received += UInt64(received) }
             return received
         }
         if count == 0 { return [] }
         guard count > 0 else {
-            if let ssl, SSL_get_error(ssl, Int32(count)) == SSL_ERROR_ZERO_RETURN { return [] }
+            if let ssl, gpstrackd_tls_closed_by_peer(ssl, Int32(count)) == 1 { return [] }
             throw failure(reading: true)
         }
         return chunk[0..<count]
@@ -262,5 +251,5 @@ final class HTTPConnection {
 final class TLSSession: @unchecked Sendable {
     let pointer: OpaquePointer
     init(pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { SSL_SESSION_free(pointer) }
+    deinit { gpstrackd_tls_session_free(pointer) }
 }

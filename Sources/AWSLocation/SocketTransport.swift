@@ -1,4 +1,4 @@
-import CTLS
+import COpenSSL
 import Dispatch
 import Glibc
 import Synchronization
@@ -230,18 +230,11 @@ public final class SocketTransport: HTTPTransport {
     private func context() throws(HTTPConnection.Failure) -> OpaquePointer {
         let result: Result<OpaquePointer, HTTPConnection.Failure> = tls.withLock { cached in
             if let cached { return .success(cached.pointer) }
-            guard let pointer = gpstrackd_tls_context() else { return .failure(.tls("cannot create a TLS context")) }
-            let loaded: Int32
-            if let caFile = configuration.caFile {
-                loaded = SSL_CTX_load_verify_locations(pointer, caFile, nil)
-            } else if getenv("SSL_CERT_FILE") != nil || getenv("SSL_CERT_DIR") != nil {
-                loaded = SSL_CTX_set_default_verify_paths(pointer)
-            } else {
-                loaded = SSL_CTX_load_verify_locations(pointer, nil, X509_get_default_cert_dir())
-            }
-            guard loaded == 1 else {
-                SSL_CTX_free(pointer)
-                return .failure(.tls("cannot load trusted certificates from \(configuration.caFile ?? String(cString: X509_get_default_cert_dir()))"))
+            do throws(OpenSSL.Unavailable) { try OpenSSL.load() } catch { return .failure(.tls(error.description)) }
+            var reason = [CChar](repeating: 0, count: 512)
+            let environment = getenv("SSL_CERT_FILE") != nil || getenv("SSL_CERT_DIR") != nil
+            guard let pointer = gpstrackd_tls_context(configuration.caFile, environment ? 1 : 0, &reason, reason.count) else {
+                return .failure(.tls(OpenSSL.text(reason)))
             }
             cached = TLSContext(pointer: pointer)
             return .success(pointer)
@@ -269,5 +262,5 @@ private struct ConnectionBox: @unchecked Sendable {
 private final class TLSContext: @unchecked Sendable {
     let pointer: OpaquePointer
     init(pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { SSL_CTX_free(pointer) }
+    deinit { gpstrackd_tls_context_free(pointer) }
 }

@@ -22,7 +22,7 @@ extension ExitCode {
         switch self {
         case .success: return "Success, or stopped by SIGINT/SIGTERM."
         case .usage: return "The command line was wrong (EX_USAGE)."
-        case .unavailable: return "The tracker cannot be reached or refuses; for status, the daemon is not running (EX_UNAVAILABLE)."
+        case .unavailable: return "The tracker cannot be reached or refuses, or OpenSSL 3 (libssl3), which it needs, is missing; for status, the daemon is not running (EX_UNAVAILABLE)."
         case .cannotCreate: return "The state directory or its spool cannot be used: not writable, or from a newer gpstrackd (EX_CANTCREAT)."
         case .ioError: return "An input/output error (EX_IOERR)."
         case .temporaryFailure: return "Another gpstrackd runs on the same state directory (EX_TEMPFAIL)."

@@ -37,6 +37,10 @@ public struct HistoryCommand: Sendable {
             return .config
         }
         let device = options.deviceID ?? Self.hostname()
+        do throws(OpenSSL.Unavailable) { try OpenSSL.load() } catch {
+            StandardError.write("gpstrackd: \(error)\n")
+            return .unavailable
+        }
         let transport = SocketTransport()
         let resolution: CredentialChain.Resolution
         do {

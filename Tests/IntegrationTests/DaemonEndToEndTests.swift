@@ -53,6 +53,9 @@ import TrackingCore
         // Stop the first daemon in the middle of the drive ...
         #expect(await ChildProcess.waitUntil(timeout: 60) { _ = notify.messages(); return first.stderr.contains("fix acquired") }, "\(first.stderr)")
         try await Task.sleep(for: .seconds(3))
+        // The tracker sink opened OpenSSL (dlopen) to sign its requests.
+        let maps = try String(contentsOfFile: "/proc/\(first.pid)/maps", encoding: .utf8)
+        #expect(maps.contains("/libcrypto.so.3") && maps.contains("/libssl.so.3"), "the tracker sink loads OpenSSL")
         first.send(SIGTERM)
         #expect(await first.waitForExit(timeout: 20))
         #expect(first.terminationStatus == 0, "\(first.stderr)")
@@ -116,6 +119,9 @@ import TrackingCore
         let prometheus = try String(contentsOfFile: metrics, encoding: .utf8)
         #expect(prometheus.contains("# TYPE gpstrackd_fixes_total counter"))
         #expect(prometheus.contains("gpstrackd_kept_total "))
+        // OpenSSL is the tracker's alone: the file sink never maps it (1.7 MB of resident memory).
+        let maps = try String(contentsOfFile: "/proc/\(daemon.pid)/maps", encoding: .utf8)
+        #expect(!maps.contains("libssl") && !maps.contains("libcrypto"), "the file sink never maps OpenSSL")
         daemon.send(SIGUSR1)
         #expect(await ChildProcess.waitUntil(timeout: 10) { daemon.stderr.contains("status: gpsd:") }, "\(daemon.stderr)")
         daemon.send(SIGTERM)

@@ -49,6 +49,7 @@ struct DaemonParts {
         var tracker: TrackerSink?
         switch c.sink {
         case .awsLocation:
+            do throws(OpenSSL.Unavailable) { try OpenSSL.load() } catch { throw Failure(message: "\(error)", exitCode: .unavailable) }
             do {
                 let made = try TrackerSink.make(c, memory: memory, environment: command.environment, spool: spool, logger: logger,
                                                 events: { Self.log($0, logger, repeated) }, filterFollows: stage.setTrackerFiltering)
