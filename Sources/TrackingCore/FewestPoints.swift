@@ -8,8 +8,10 @@
 /// costs the stretches' points plus one for each stop. For tests and benchmarks, not the daemon.
 public enum FewestPoints {
     /// The fewest points, both ends included, whose polyline passes within `tolerance` of every
-    /// point of `stretch` (in a plane, metres), the points chosen among `stretch`'s own.
-    public static func count(_ stretch: [(x: Double, y: Double)], tolerance: Double) -> Int {
+    /// point of `stretch` (in a plane, metres), the points chosen among `stretch`'s own; with
+    /// `times` (seconds, one per point), no two consecutive points more than `maxInterval` apart.
+    public static func count(_ stretch: [(x: Double, y: Double)], times: [Double]? = nil, tolerance: Double,
+                             maxInterval: Double = .infinity) -> Int {
         guard stretch.count > 2 else { return stretch.count }
         let n = stretch.count
         var fewest = [Int](repeating: .max, count: n)
@@ -18,6 +20,7 @@ public enum FewestPoints {
             let origin = stretch[i]
             var cone = DirectionCone(tolerance: tolerance)
             for j in (i + 1)..<n {
+                if let times, times[j] - times[i] > maxInterval { break }
                 if j > i + 1 { cone.add(relative(stretch[j - 1], to: origin)) }
                 if cone.isEmpty { break }
                 let end = relative(stretch[j], to: origin)
@@ -32,20 +35,27 @@ public enum FewestPoints {
     /// The optimum for a drive: the fewest points for each moving stretch, plus one for each stop.
     /// A stop is a run of fixes that are not `isMoving` lasting `minimumStop` seconds or more, to
     /// the first moving fix after it (as the filter's `stop-delay` counts); a shorter pause, in
-    /// stop-and-go traffic, is part of the stretch. Projected around the first fix.
-    public static func count(_ fixes: [Location], tolerance: Double, minimumStop: Double = 5, isMoving: (Location) -> Bool) -> Int {
+    /// stop-and-go traffic, is part of the stretch. Projected around the first fix. With
+    /// `maxInterval` (the filter's `max-interval`, its heartbeat), no two consecutive points of a
+    /// stretch more than that many seconds apart: the fewest a track that also proves life needs.
+    public static func count(_ fixes: [Location], tolerance: Double, minimumStop: Double = 5, maxInterval: Double = .infinity,
+                             isMoving: (Location) -> Bool) -> Int {
         guard let first = fixes.first else { return 0 }
         let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
         var total = 0
         var stretch: [(x: Double, y: Double)] = []
+        var times: [Double] = []
         var pause: [Location] = []
+        func countStretch() -> Int { count(stretch, times: times, tolerance: tolerance, maxInterval: maxInterval) }
         func endPause(at next: Location?) {
             guard let start = pause.first, let end = next ?? pause.last else { return }
             if start.time.seconds(to: end.time) >= minimumStop {
-                total += count(stretch, tolerance: tolerance) + 1
+                total += countStretch() + 1
                 stretch.removeAll()
+                times.removeAll()
             } else {
                 stretch += pause.map { plane.project($0) }
+                times += pause.map { first.time.seconds(to: $0.time) }
             }
             pause.removeAll()
         }
@@ -53,12 +63,13 @@ public enum FewestPoints {
             if isMoving(fix) {
                 endPause(at: fix)
                 stretch.append(plane.project(fix))
+                times.append(first.time.seconds(to: fix.time))
             } else {
                 pause.append(fix)
             }
         }
         endPause(at: nil)
-        return total + count(stretch, tolerance: tolerance)
+        return total + countStretch()
     }
 
     /// The exact check, for an end nearer the start than a point between them (a U-turn).

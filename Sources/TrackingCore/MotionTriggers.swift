@@ -1,9 +1,11 @@
 /// The second stage of the filter chain: decides which good fixes are worth keeping.
 ///
 /// A fix is kept when a trigger fires: the first fix; a heartbeat (`max-interval` while moving,
-/// `stationary-interval` while stopped); path deviation; a stop or a departure; and the optional
+/// `stationary-interval` while stopped; a corner the heartbeat's fix needs is proof of life
+/// enough, and kept instead); path deviation; a stop or a departure; and the optional
 /// `min-distance` and `min-angle`. While stopped only the heartbeat fires, so receiver drift never
-/// adds points.
+/// adds points; at the departure, where the point kept for the stop is a fix drifted off the
+/// place (`ParkedPlace`), the fix nearest where the vehicle stood is kept too.
 ///
 /// Path deviation keeps the track within `max-deviation` of every moving fix with close to the
 /// fewest points any track could (`FewestPoints`): a `DirectionCone` from the last kept fix holds
@@ -42,6 +44,8 @@ public struct MotionTriggers: Sendable {
     private var slowSince: FixTime?
     /// Stopped: where the vehicle stopped, consecutive fast fixes, and the fix before them.
     private var stopPoint: Location?
+    /// Stopped: where the vehicle stands, from all its fixes since it stopped.
+    private var parked: ParkedPlace?
     private var fastRun = 0
     private var beforeFastRun: Location?
 
@@ -72,6 +76,7 @@ public struct MotionTriggers: Sendable {
         guard let last = lastKept else {
             motion = (fix.speed ?? 0) >= configuration.movingSpeed ? .moving : .stopped
             stopPoint = motion == .stopped ? fix : nil
+            parked = motion == .stopped ? ParkedPlace(kept: fix) : nil
             return [keep(fix, .first)]
         }
         switch motion {
@@ -106,7 +111,9 @@ public struct MotionTriggers: Sendable {
         let far = distance > configuration.departureDistance
             && distance > (anchor.horizontalAccuracy ?? 0) + (fix.horizontalAccuracy ?? 0)
         guard fastRun >= 2 || far else {
+            if fastRun == 0 { parked?.add(fix) }
             if last.time.seconds(to: fix.time) >= configuration.stationaryInterval {
+                parked?.keptPoint()
                 return [keep(fix, .heartbeat)]
             }
             return []
@@ -122,7 +129,12 @@ public struct MotionTriggers: Sendable {
            Geodesy.distance(last, departure)
             > max(configuration.maxDeviation, (last.horizontalAccuracy ?? 0) + (departure.horizontalAccuracy ?? 0)) {
             out.append(keep(departure, .departure))
+        } else if let parked, let place = parked.nearest, place.time > last.time,
+                  parked.offset(of: last) > configuration.maxDeviation * Self.coneShare, parked.offset(of: place) < parked.offset(of: last) / 2 {
+            // Where the vehicle stood, when the point kept for the stop was a fix drifted off it.
+            out.append(keep(place, .departure))
         }
+        parked = nil
         fastRun = 0
         beforeFastRun = nil
         hold(fix)
@@ -144,6 +156,7 @@ public struct MotionTriggers: Sendable {
                 motion = .stopped
                 slowSince = nil
                 stopPoint = fix
+                parked = ParkedPlace(kept: fix)
                 fastRun = 0
                 out.append(keep(fix, .stop))
                 return out
@@ -152,9 +165,14 @@ public struct MotionTriggers: Sendable {
             slowSince = nil
         }
         if let trigger = trigger(for: fix, reference: lastKept ?? last) {
-            out += keepCorners(upTo: fix)
-            out.append(keep(fix, trigger))
-            return out
+            let corners = keepCorners(upTo: fix)
+            out += corners
+            // A heartbeat is proof of life: a corner the fix needed, newer than the last point,
+            // is that already, and the fix is judged from it like any other.
+            guard trigger == .heartbeat, !corners.isEmpty else {
+                out.append(keep(fix, trigger))
+                return out
+            }
         }
         hold(fix)
         // While slowing to a possible stop, receiver drift would look like corners: the fixes are

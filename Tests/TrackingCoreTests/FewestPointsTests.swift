@@ -48,6 +48,13 @@ import Testing
         #expect(FewestPoints.count(uTurn, tolerance: 5) == 3)
     }
 
+    @Test func aHeartbeatBoundsTheTimeBetweenPoints() {
+        let straight = (0..<130).map { Point(Double($0) * 10, 0) }
+        let times = (0..<130).map(Double.init)
+        #expect(FewestPoints.count(straight, times: times, tolerance: 5) == 2)
+        #expect(FewestPoints.count(straight, times: times, tolerance: 5, maxInterval: 60) == 4, "0, 60, 120 and 129 s")
+    }
+
     @Test func matchesBruteForceOnRandomWalks() {
         var random = SplitMix(seed: 14)
         for round in 0..<300 {

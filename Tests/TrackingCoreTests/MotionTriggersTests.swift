@@ -24,6 +24,16 @@ import TrackingCore
         #expect(seconds(kept) == [0, 60, 120])
     }
 
+    @Test func aCornerTheHeartbeatNeedsIsItsProofOfLife() {
+        // East for 59 s at 10 m/s, then north: the heartbeat falls due on the first fix past the
+        // corner, which needs the corner kept; the corner is the point, and the fix is held.
+        var fixes = (0...59).map { Track.fix(Double($0), east: Double($0) * 10) }
+        fixes += (60...125).map { Track.fix(Double($0), east: 590, north: Double($0 - 59) * 10, course: 0) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .deviation, .heartbeat])
+        #expect(seconds(kept) == [0, 59, 119], "no heartbeat a second after the corner; the next 60 s after it")
+    }
+
     @Test func keepsTheApexOfACorner() {
         // East for 20 s at 10 m/s, then north.
         var fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10) }
@@ -68,6 +78,28 @@ import TrackingCore
         let kept = run(fixes)
         #expect(kept.map(\.trigger) == [.first, .stop, .departure])
         #expect(seconds(kept) == [0, 16, 55])
+    }
+
+    /// Parked for 40 s around the origin (within 3 m), the first fix off it, then away east.
+    func parkedStart(firstEast: Double) -> [Location] {
+        var generator = SplitMix(seed: 11)
+        func noise() -> Double { Double(generator.next() % 2001) / 1000 * 3 - 3 }
+        var fixes = [Track.fix(0, east: firstEast, speed: 0.2, accuracy: 8)]
+        fixes += (1...40).map { Track.fix(Double($0), east: noise(), north: noise(), speed: 0.2, accuracy: 8) }
+        fixes += (41...55).map { Track.fix(Double($0), east: Double($0 - 40) * 10, accuracy: 8) }
+        return fixes
+    }
+
+    @Test func aStopIsKeptWhereTheVehicleStoodNotWhereOneFixDrifted() {
+        let kept = run(parkedStart(firstEast: 12))
+        #expect(kept.map(\.trigger) == [.first, .departure])
+        let place = try! #require(kept.last?.location)
+        #expect(Geodesy.distance(Track.fix(0), place) < 3, "the fix nearest the middle of the parked ones")
+        #expect(seconds(kept)[1] > 0 && seconds(kept)[1] <= 40, "a fix from the parked time")
+    }
+
+    @Test func aFirstFixWhereTheVehicleStandsNeedsNoOther() {
+        #expect(run(parkedStart(firstEast: 2)).map(\.trigger) == [.first])
     }
 
     @Test func parkedDriftKeepsOnlyStationaryHeartbeats() {
