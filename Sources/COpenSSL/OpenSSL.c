@@ -37,7 +37,7 @@ static char failure[512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void *open_library(const char *soname) {
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
     if (handle == NULL) snprintf(failure, sizeof failure, "%s", dlerror());
     return handle;
 }
