@@ -97,9 +97,10 @@ public enum Command: Sendable, Equatable {
           speedAccuracy, courseAccuracy, device.
 
         Exit status: 0 on success or SIGINT/SIGTERM, 64 for a usage error, 78 for a configuration
-        problem (no credentials, no region), 69 when the tracker cannot be reached or refuses, 73
-        when the state directory or its spool cannot be used (not writable, from a newer
-        gpstrackd), 75 when another gpstrackd runs on the same state directory.
+        problem (no credentials, no region), 69 when the tracker cannot be reached or refuses (or
+        OpenSSL 3, which it needs, is missing), 73 when the state directory or its spool cannot be
+        used (not writable, from a newer gpstrackd), 75 when another gpstrackd runs on the same
+        state directory.
         """
 
     static var versionString: String { Version.string }
