@@ -11,12 +11,15 @@ public enum OpenSSL {
         }
     }
 
+    /// The libraries opened, once for the process (the first use, thread-safe as every global is).
+    private static let opened: Result<Void, Unavailable> = {
+        var reason = [CChar](repeating: 0, count: 512)
+        return gpstrackd_openssl_load(&reason, reason.count) == 1 ? .success(()) : .failure(Unavailable(reason: text(reason)))
+    }()
+
     /// Opens the libraries, once for the process; later calls give the first answer.
     public static func load() throws(Unavailable) {
-        var reason = [CChar](repeating: 0, count: 512)
-        guard gpstrackd_openssl_load(&reason, reason.count) == 1 else {
-            throw Unavailable(reason: text(reason))
-        }
+        try opened.get()
     }
 
     /// The text a C call wrote into `buffer`, up to its terminating zero.
