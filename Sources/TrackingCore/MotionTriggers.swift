@@ -42,9 +42,8 @@ public struct MotionTriggers: Sendable {
     private var previous: Location?
     /// Moving: when the current run of slow fixes began.
     private var slowSince: FixTime?
-    /// Stopped: where the vehicle stopped, consecutive fast fixes, and the fix before them.
-    private var stopPoint: Location?
-    /// Stopped: where the vehicle stands, from all its fixes since it stopped.
+    /// Stopped: where the vehicle stopped (the point kept for it) and where it stands, from all
+    /// its fixes since; consecutive fast fixes, and the fix before them.
     private var parked: ParkedPlace?
     private var fastRun = 0
     private var beforeFastRun: Location?
@@ -75,7 +74,6 @@ public struct MotionTriggers: Sendable {
         defer { previous = fix }
         guard let last = lastKept else {
             motion = (fix.speed ?? 0) >= configuration.movingSpeed ? .moving : .stopped
-            stopPoint = motion == .stopped ? fix : nil
             parked = motion == .stopped ? ParkedPlace(kept: fix) : nil
             return [keep(fix, .first)]
         }
@@ -99,7 +97,7 @@ public struct MotionTriggers: Sendable {
     // MARK: - Stopped
 
     private mutating func processStopped(_ fix: Location, last: Location) -> [KeptLocation] {
-        let anchor = stopPoint ?? last
+        let anchor = parked?.stopPoint ?? last
         if (fix.speed ?? 0) >= configuration.movingSpeed {
             if fastRun == 0 { beforeFastRun = previous }
             fastRun += 1
@@ -119,7 +117,6 @@ public struct MotionTriggers: Sendable {
             return []
         }
         motion = .moving
-        stopPoint = nil
         slowSince = nil
         var out: [KeptLocation] = []
         // The departure point: the last fix before the vehicle moved. Where it stands at the
@@ -155,7 +152,6 @@ public struct MotionTriggers: Sendable {
                 out += keepCorners(upTo: fix)
                 motion = .stopped
                 slowSince = nil
-                stopPoint = fix
                 parked = ParkedPlace(kept: fix)
                 fastRun = 0
                 out.append(keep(fix, .stop))

@@ -6,6 +6,8 @@
 /// stands for the place is the fix nearest the mean (measured against the mean as it was when
 /// each fix came: constant memory however long the stop).
 struct ParkedPlace: Sendable {
+    /// The point kept when the vehicle stopped (the stop point, or the first fix).
+    let stopPoint: Location
     private let plane: LocalPlane
     private var sum = (x: 0.0, y: 0.0)
     private var count = 0
@@ -14,6 +16,7 @@ struct ParkedPlace: Sendable {
 
     /// A place whose first fix, `fix`, is already kept.
     init(kept fix: Location) {
+        stopPoint = fix
         plane = LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
         add(fix)
         nearest = nil
