@@ -25,7 +25,7 @@ public enum BestStoredTrack {
         best[0] = 0
         var earliest = 0
         for j in 1..<fixes.count {
-            while first.time.seconds(to: fixes[earliest].time) < first.time.seconds(to: fixes[j].time) - window { earliest += 1 }
+            while fixes[earliest].time.seconds(to: fixes[j].time) > window { earliest += 1 }
             for i in earliest..<j where best[i] < best[j] && filtering.stores(fixes[j], after: fixes[i]) {
                 let cost = max(best[i], farthest(truth, truthTimes, from: fixes[i].time, to: fixes[j].time, points[i], points[j], atLeast: best[j]))
                 best[j] = min(best[j], cost)

@@ -54,14 +54,15 @@ import TrackingCore
         kept += chain.finish()
         let track = kept.map(\.location)
         let fidelity = TrackFidelity(kept: track, path: truth.map(\.point))
-        let (beyond, farthest) = compliance(passed.filter(isMoving), track: track, tolerance: configuration.maxDeviation + 0.5)
+        let moving = passed.filter(isMoving)
+        let (beyond, farthest) = compliance(moving, track: track, tolerance: configuration.maxDeviation + 0.5)
         return Report(
             kept: kept.count, optimum: FewestPoints.count(passed, tolerance: configuration.maxDeviation, isMoving: isMoving),
             optimumWithHeartbeat: FewestPoints.count(passed, tolerance: configuration.maxDeviation, maxInterval: configuration.maxInterval, isMoving: isMoving),
             beyond: beyond, farthest: farthest,
-            truth: TrackFidelity(kept: track, path: truth.map(\.point)),
+            truth: fidelity,
             floor: TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation,
-            noise: noise(passed.filter(isMoving), truth),
+            noise: noise(moving, truth),
             parked: kept.filter { phaseByTime[$0.location.time] == "parked" }.count,
             worstPhase: fidelity.worstTime.flatMap { phaseByTime[$0] } ?? "-", offPath: offPath(track, truth), summary: chain.counters.summary)
     }
