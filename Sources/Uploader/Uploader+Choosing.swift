@@ -36,8 +36,7 @@ extension Uploader {
         if configuration.trackerFilteringKnown,
            let kept = await withholdUnstorable(rows, filtering: configuration.trackerFiltering, live: live), kept.count < rows.count {
             // Some were withheld; what is left comes back with the next look.
-            bucket.withLock { $0.refund() }
-            await spool.release(kept.map(\.id))
+            await notNow(kept)
             return nil
         }
         let goes = live || state.withLock { s in
@@ -47,20 +46,25 @@ extension Uploader {
                 : { s.schedule.batchGoes(); return true }()
         }
         guard goes else {
-            bucket.withLock { $0.refund() }
-            await spool.release(rows.map(\.id))
+            await notNow(rows)
             return nil
         }
         let wall = wallClock()
         if let wait = state.withLock({ $0.budget.wait(full: rows.count == limits.batchSize, at: wall, inFlight: $0.active) }) {
             // Over the day's share of `data-budget`: the rows wait in the spool, and more come to
             // fill the batch meanwhile. Looked at again within 10 s (a reload may lift it).
-            bucket.withLock { $0.refund() }
-            await spool.release(rows.map(\.id))
+            await notNow(rows)
             state.withLock { $0.schedule.hold(until: now + .milliseconds(Int64(min(wait, 10) * 1000))) }
             return nil
         }
         return rows
+    }
+
+    /// Rows taken that do not go now: back to the queue, and the token taken for them back to
+    /// the bucket.
+    private func notNow(_ rows: [SpooledPosition]) async {
+        bucket.withLock { $0.refund() }
+        await spool.release(rows.map(\.id))
     }
 
     /// With more than a batch queued, the newest positions (fixed after the newest handed out so
