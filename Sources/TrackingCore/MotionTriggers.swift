@@ -132,6 +132,8 @@ public struct MotionTriggers: Sendable {
             out.append(keep(place, .departure))
         }
         parked = nil
+        // The run's first fast fix is the first of the way out: the track must pass near it too.
+        if fastRun >= 2, let first = previous, first.time > (lastKept ?? last).time { hold(first) }
         fastRun = 0
         beforeFastRun = nil
         hold(fix)

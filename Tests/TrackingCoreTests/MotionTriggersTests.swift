@@ -98,6 +98,21 @@ import TrackingCore
         #expect(seconds(kept)[1] > 0 && seconds(kept)[1] <= 40, "a fix from the parked time")
     }
 
+    @Test func theWayOutOfAParkingPlaceIsTrackedFromItsFirstFastFix() {
+        // The run of fast fixes that ends the stop begins 14 m west and 4 m north of the place,
+        // then the vehicle turns east: the first fast fix is on the way and must be near the track.
+        var fixes = parkedStart(firstEast: 12)
+        fixes.removeLast(15)
+        fixes.append(Track.fix(41, east: -14, north: 4, speed: 3, course: 300, accuracy: 8))
+        fixes.append(Track.fix(42, east: -4, north: 14, speed: 5, course: 60, accuracy: 8))
+        fixes += (43...60).map { Track.fix(Double($0), east: Double($0 - 42) * 10, north: 14, accuracy: 8) }
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        let kept = fixes.flatMap { triggers.process($0) } + triggers.finish()
+        #expect(Array(kept.map(\.trigger).prefix(2)) == [.first, .departure])
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(Array(fixes[41...]), track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "every fix of the way out within max-deviation of the track (farthest \(farthest) m)")
+    }
+
     @Test func aFirstFixWhereTheVehicleStandsNeedsNoOther() {
         #expect(run(parkedStart(firstEast: 2)).map(\.trigger) == [.first])
     }
