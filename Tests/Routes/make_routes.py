@@ -124,7 +124,11 @@ def simulate(legs, rate):
     """Yields (phase, lat, lon, speed, course) per epoch."""
     dt = 1.0 / rate
     lat, lon, course, speed = 52.47, 13.42, 20.0, 0.0
-    for kind, phase, amount, target, radius in legs:
+    for index, (kind, phase, amount, target, radius) in enumerate(legs):
+        # A driver brakes before a turn (at 2.5 m/s^2) to the turn's own speed, rather than
+        # entering it fast and turning faster than any vehicle can.
+        following = legs[index + 1] if index + 1 < len(legs) else None
+        turn_speed = following[3] if following and following[0] == "turn" else None
         if kind == "stop":
             for _ in range(int(amount * rate)):
                 speed = max(0.0, speed - 3.0 * dt)
@@ -136,7 +140,10 @@ def simulate(legs, rate):
         done = 0.0
         total = amount if kind == "straight" else abs(math.radians(amount)) * radius
         while done < total:
-            speed += max(-3.0 * dt, min(2.0 * dt, target - speed))
+            goal = target
+            if turn_speed is not None:
+                goal = min(goal, math.sqrt(turn_speed ** 2 + 2 * 2.5 * max(0.0, total - done)))
+            speed += max(-3.0 * dt, min(2.0 * dt, goal - speed))
             step = max(0.3, speed) * dt
             if kind == "turn":
                 course = (course + math.copysign(math.degrees(step / radius), amount)) % 360
