@@ -148,8 +148,9 @@ public struct MotionTriggers: Sendable {
             let start = slowSince ?? fix.time
             slowSince = start
             if start.seconds(to: fix.time) >= configuration.stopDelay {
-                // The corners on the way to the stop; the slow fixes themselves are drift.
-                since.removeAll { $0.location.time >= start }
+                // The corners on the way to the stop, up to where the vehicle came to rest (the
+                // first slow fix); the slow fixes after it are the receiver's drift.
+                since.removeAll { $0.location.time > start }
                 rehold()
                 out += keepCorners(upTo: fix)
                 motion = .stopped

@@ -69,6 +69,19 @@ import TrackingCore
         #expect(seconds(kept) == [0, 16], "stopped after 5 s below 1 m/s")
     }
 
+    @Test func theTrackReachesWhereTheVehicleCameToRest() {
+        // East at 10 m/s, at rest 106 m east (the first slow fix, still rolling at 0.9 m/s),
+        // while the receiver drifts 11 m back by the time the stop is decided: the chord to that
+        // drifted fix covers the way there, not the place where the vehicle stopped.
+        var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10) }
+        fixes.append(Track.fix(11, east: 106, speed: 0.9))
+        fixes += (12...16).map { Track.fix(Double($0), east: 106 - Double($0 - 11) * 1.8, north: -Double($0 - 11) * 1.2, speed: 0.1) }
+        let kept = run(fixes)
+        #expect(kept.last?.trigger == .stop)
+        let (beyond, farthest) = SimplificationFidelityTests.compliance([fixes[11]], track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "the track passes within max-deviation of where the vehicle stopped (\(farthest) m)")
+    }
+
     @Test func keepsTheDepartureWhenItIsAwayFromTheStopPoint() {
         var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10) }
         fixes += (11...40).map { Track.fix(Double($0), east: 100, speed: 0.2) }
