@@ -1,8 +1,9 @@
 import Glibc
 
 /// The directions from an anchor point along which a segment passes within `tolerance` of every
-/// point added so far: the intersection of the sectors that each point's tolerance disc subtends
-/// at the anchor (sector intersection, Williams 1978; the "sleeve" of Zhao and Saalfeld).
+/// point added so far (or within the point's own, where one was given): the intersection of the
+/// sectors that each point's tolerance disc subtends at the anchor (sector intersection, Williams
+/// 1978; the "sleeve" of Zhao and Saalfeld).
 ///
 /// A point at distance `d > tolerance` allows the directions within `asin(tolerance / d)` of its
 /// own; a point within `tolerance` of the anchor allows every direction. A candidate end point
@@ -27,15 +28,16 @@ public struct DirectionCone: Sendable {
 
     /// Adds a point (metres east and north of the anchor) that the segment must pass near.
     public mutating func add(_ point: (x: Double, y: Double)) {
-        add(distance: (point.x * point.x + point.y * point.y).squareRoot(), direction: atan2(point.y, point.x))
+        add(distance: (point.x * point.x + point.y * point.y).squareRoot(), direction: atan2(point.y, point.x), within: tolerance)
     }
 
     /// Whether the segment to `point` passes near every point added so far (`admits`), then adds
-    /// it: the filter's step for each fix, its distance and direction computed once.
-    public mutating func admitsThenAdds(_ point: (x: Double, y: Double)) -> Bool {
+    /// it, to be passed within `within` metres (the cone's `tolerance` unless given): the filter's
+    /// step for each fix, its distance and direction computed once.
+    public mutating func admitsThenAdds(_ point: (x: Double, y: Double), within: Double? = nil) -> Bool {
         let distance = (point.x * point.x + point.y * point.y).squareRoot(), direction = atan2(point.y, point.x)
         let admitted = distance >= farthest && contains(direction: direction)
-        add(distance: distance, direction: direction)
+        add(distance: distance, direction: direction, within: within ?? tolerance)
         return admitted
     }
 
@@ -51,7 +53,7 @@ public struct DirectionCone: Sendable {
         contains(direction: atan2(point.y, point.x))
     }
 
-    private mutating func add(distance: Double, direction: Double) {
+    private mutating func add(distance: Double, direction: Double, within tolerance: Double) {
         farthest = max(farthest, distance)
         guard distance > tolerance, !isEmpty else { return }
         let half = (tolerance / distance).clampedAsin
