@@ -1,9 +1,8 @@
 import Glibc
 
 /// The directions from an anchor point along which a segment passes within `tolerance` of every
-/// point added so far (or within the point's own, where one was given): the intersection of the
-/// sectors that each point's tolerance disc subtends at the anchor (sector intersection, Williams
-/// 1978; the "sleeve" of Zhao and Saalfeld).
+/// point added so far: the intersection of the sectors that each point's tolerance disc subtends
+/// at the anchor (sector intersection, Williams 1978; the "sleeve" of Zhao and Saalfeld).
 ///
 /// A point at distance `d > tolerance` allows the directions within `asin(tolerance / d)` of its
 /// own; a point within `tolerance` of the anchor allows every direction. A candidate end point
@@ -28,16 +27,15 @@ public struct DirectionCone: Sendable {
 
     /// Adds a point (metres east and north of the anchor) that the segment must pass near.
     public mutating func add(_ point: (x: Double, y: Double)) {
-        add(distance: (point.x * point.x + point.y * point.y).squareRoot(), direction: atan2(point.y, point.x), within: tolerance)
+        add(distance: (point.x * point.x + point.y * point.y).squareRoot(), direction: atan2(point.y, point.x))
     }
 
     /// Whether the segment to `point` passes near every point added so far (`admits`), then adds
-    /// it, to be passed within `within` metres (the cone's `tolerance` unless given): the filter's
-    /// step for each fix, its distance and direction computed once.
-    public mutating func admitsThenAdds(_ point: (x: Double, y: Double), within: Double? = nil) -> Bool {
+    /// it: the filter's step for each fix, its distance and direction computed once.
+    public mutating func admitsThenAdds(_ point: (x: Double, y: Double)) -> Bool {
         let distance = (point.x * point.x + point.y * point.y).squareRoot(), direction = atan2(point.y, point.x)
         let admitted = distance >= farthest && contains(direction: direction)
-        add(distance: distance, direction: direction, within: within ?? tolerance)
+        add(distance: distance, direction: direction)
         return admitted
     }
 
@@ -53,7 +51,7 @@ public struct DirectionCone: Sendable {
         contains(direction: atan2(point.y, point.x))
     }
 
-    private mutating func add(distance: Double, direction: Double, within tolerance: Double) {
+    private mutating func add(distance: Double, direction: Double) {
         farthest = max(farthest, distance)
         guard distance > tolerance, !isEmpty else { return }
         let half = (tolerance / distance).clampedAsin

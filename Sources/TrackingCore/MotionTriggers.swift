@@ -15,8 +15,8 @@
 /// fixes after it are judged again from there: sector intersection (Williams 1978) driving an
 /// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
 /// constant time, a corner the fixes held since it; those are at most `maxHeld`. The kept track
-/// passes within `max-deviation` of every moving fix between its points (the cone keeps to a share
-/// of it: `coneShare` where the road has turned since the last point, `straightShare` where not).
+/// passes within `max-deviation` of every moving fix between its points (the cone keeps to
+/// `coneShare` of it).
 ///
 /// "Stopped" has hysteresis: moving → stopped after `stop-delay` seconds of fixes no faster than
 /// `stopped-speed`; stopped → moving after two consecutive fixes at least `moving-speed` fast,
@@ -50,27 +50,13 @@ public struct MotionTriggers: Sendable {
 
     /// Longest run of fixes held for the deviation check before one is kept regardless.
     private let maxHeld = 5000
-    /// The share of `max-deviation` the cone allows between the kept track and a fix on a turn
-    /// (its course more than `turnAngle` from the last kept fix's). The fixes are themselves off
-    /// the road by the receiver's error (a slowly wandering offset of several metres), so a track
-    /// that used the whole tolerance would pass the road farther than it: the rest is left to that
-    /// error. At a turn the chord's largest offset falls at the apex, where the eye judges which
-    /// street the vehicle took, and the larger share there cost the most distance from the true
-    /// path (see `straightShare`).
+    /// The share of `max-deviation` the cone allows between the kept track and the fixes. The
+    /// fixes are themselves off the road by the receiver's error (a slowly wandering offset of
+    /// several metres), so a track that used the whole tolerance would pass the road farther
+    /// than it: the rest is left to that error. Measured on make_drive's route and our own
+    /// (SimplificationFidelityTests): at 0.8 the track stays within 12 m of the true path with
+    /// about 1.2x the fewest points; at 1.0, 1.1x the points and up to 13-15 m.
     public static let coneShare = 0.8
-    /// The share for a fix whose course is within `turnAngle` of the last kept fix's: a straight
-    /// or a long curve, where the chord's offset is spread over hundreds of metres of one road.
-    /// Measured on 40 drives (make_drive's route under 13 seeds, our routes and 14 random roads at
-    /// 1, 5 and 10 Hz; BENCHMARKS.md), points kept against the fewest any track needs, and drives
-    /// farther than 12 m (or 1.2x the every-fix floor) from the true path:
-    /// - 0.8 everywhere: 1.02x overall, 8 drives over 1.2x (up to 1.35x); 5 drives farther;
-    /// - 0.9 everywhere: 0.93x, none over 1.2x (up to 1.16x); 15 drives farther (up to 15.4 m);
-    /// - 0.8 on turns, 0.9 here: 0.98x, 1 drive over 1.2x (1.30x); 9 drives farther: the 5, and
-    ///   4 that 0.8 kept within 12 m, now 12.1-12.4 m from it.
-    public static let straightShare = 0.9
-    /// How far, in degrees, a fix's course may have turned from the last kept fix's and still be
-    /// on the same stretch of road (`straightShare`).
-    static let turnAngle = 15.0
     /// A turn whose apex stands this many `max-deviation`s off the chord (a U-turn, a hairpin) is
     /// kept at its apex, where the road is, rather than at the farthest point the cone reaches.
     static let apexFactor = 3.0
@@ -275,17 +261,8 @@ public struct MotionTriggers: Sendable {
     private mutating func hold(_ fix: Location) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
-        let reachable = cone.admitsThenAdds(p, within: configuration.maxDeviation * share(for: fix, from: last))
-            && last.time.seconds(to: fix.time) >= configuration.minInterval
+        let reachable = cone.admitsThenAdds(p) && last.time.seconds(to: fix.time) >= configuration.minInterval
         since.append((fix, p.x, p.y, reachable))
-    }
-
-    /// The share of `max-deviation` the track may leave between itself and `fix`, judged from the
-    /// last kept fix: a fix without a course (slow) counts as turning.
-    private func share(for fix: Location, from last: Location) -> Double {
-        guard let course = fix.course, let keptCourse = last.course,
-              Geodesy.angleBetween(course, keptCourse) <= Self.turnAngle else { return Self.coneShare }
-        return Self.straightShare
     }
 
     /// Judges the held fixes again from the last kept fix (some were taken away).
