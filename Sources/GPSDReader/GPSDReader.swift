@@ -27,14 +27,17 @@ public final class GPSDReader: Sendable {
         case oversizedLine
     }
 
-    /// Work for each location on the reader's own thread, before anything crosses to the consumer;
-    /// returning false keeps the location off `events`. Handing a fix to another thread costs more
-    /// than reading it, so a consumer that drops most fixes (the daemon's filter) does it here.
-    /// It must be quick and must not block: it runs between two reads from gpsd.
-    public typealias LocationHandler = @Sendable (Location) -> Bool
+    /// Work for each event on the reader's own thread, in the order the reader produced them,
+    /// before anything crosses to the consumer; returning false keeps the event off `events`.
+    /// Handing a fix to another thread costs more than reading it, so a consumer that drops most
+    /// fixes (the daemon's filter) does it here; and what must happen between two fixes (the
+    /// filter deciding what it held when the receiver lost its fix) can only be in order here:
+    /// on `events` it lands wherever the consumer's task happens to be by then. It must be quick
+    /// and must not block: it runs between two reads from gpsd.
+    public typealias EventHandler = @Sendable (ReaderEvent) -> Bool
 
     public let configuration: Configuration
-    private let onLocation: LocationHandler?
+    private let onEvent: EventHandler?
     /// Everything the reader produces, in order. Finishes after `stop()`.
     public let events: AsyncStream<ReaderEvent>
 
@@ -48,9 +51,9 @@ public final class GPSDReader: Sendable {
     private let tick = Atomic<Int64>(0)
     private let created = ContinuousClock.now
 
-    public init(configuration: Configuration, onLocation: LocationHandler? = nil) {
+    public init(configuration: Configuration, onEvent: EventHandler? = nil) {
         self.configuration = configuration
-        self.onLocation = onLocation
+        self.onEvent = onEvent
         (events, continuation) = AsyncStream.makeStream(
             of: ReaderEvent.self, bufferingPolicy: .bufferingNewest(max(1, configuration.bufferSize)))
     }
@@ -272,7 +275,6 @@ public final class GPSDReader: Sendable {
             emit(.fixAcquired(location.mode))
         }
         counters.withLock { $0.locations += 1 }
-        if let onLocation, !onLocation(location) { return }
         emit(.location(location))
     }
 
@@ -281,6 +283,7 @@ public final class GPSDReader: Sendable {
     }
 
     private func emit(_ event: ReaderEvent) {
+        if let onEvent, !onEvent(event) { return }
         if case .dropped = continuation.yield(event) {
             counters.withLock { $0.droppedEvents += 1 }
         }

@@ -32,4 +32,14 @@ public enum ReaderEvent: Sendable, Equatable {
     case oversizedLine
     /// The receiver's fix times left its timeline, came back, or kept to a new one.
     case timeline(EpochAssembler.TimelineNotice)
+
+    /// Whether the fixes stopped coming with this event (the receiver lost its fix or went away,
+    /// gpsd fell silent or went away): what the filter still holds back is decided now, so the
+    /// tracker has the last place.
+    public var stopsTheFixes: Bool {
+        switch self {
+        case .deviceDeactivated, .noData, .disconnected, .fixLost: true
+        default: false
+        }
+    }
 }

@@ -46,7 +46,8 @@ import TrackingCore
         let seen = Mutex<[String]>([])
         let reader = GPSDReader(configuration: .init(
             endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
-            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300))) { location in
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300))) { event in
+            guard case let .location(location) = event else { return true }
             seen.withLock { $0.append(location.time.iso8601) }
             return location.time.iso8601.hasSuffix("03.000Z")  // only this one goes on to `events`
         }
@@ -56,6 +57,41 @@ import TrackingCore
         #expect(locations == ["2026-11-01T08:00:03.000Z"])
         #expect(events.contains { if case .fixAcquired = $0 { true } else { false } }, "other events still arrive")
         #expect(reader.statistics.locations == 6)
+    }
+
+    /// The daemon's filter decides what it held back when the fixes stop; it must see that
+    /// between the fixes before and after, not wherever the stream's consumer happens to be.
+    @Test func theHandlerSeesAFixLostInOrderWithTheFixes() async throws {
+        let noFix = #"{"class":"TPV","device":"/dev/ttyX","mode":1,"time":"2026-11-01T08:00:04.000Z"}"#
+        let peer = ScriptedGPSD(sessions: [
+            .init(lines: ["01.000", "02.000", "03.000"].map { Self.tpv($0) } + [noFix] + ["05.000", "06.000"].map { Self.tpv($0) },
+                  closeAfter: false),
+        ])
+        defer { peer.stop() }
+        let seen = Mutex<[String]>([])
+        let reader = GPSDReader(configuration: .init(
+            endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
+            pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300))) { event in
+            switch event {
+            case let .location(location): seen.withLock { $0.append(String(location.time.iso8601.dropFirst(17).prefix(2))) }
+            case .fixLost: seen.withLock { $0.append("lost") }
+            case .fixAcquired: seen.withLock { $0.append("fix") }
+            default: break
+            }
+            return true
+        }
+        let events = await Self.collect(reader, timeout: .seconds(10), polling: { seen.withLock { $0.count } == 8 })
+        #expect(seen.withLock { $0 } == ["fix", "01", "02", "03", "lost", "fix", "05", "06"])
+        let onStream = events.compactMap { event -> String? in
+            switch event {
+            case let .location(location): String(location.time.iso8601.dropFirst(17).prefix(2))
+            case .fixLost: "lost"
+            default: nil
+            }
+        }
+        #expect(onStream == ["01", "02", "03", "lost", "05", "06"], "what the handler lets through still reaches the stream")
+        #expect(ReaderEvent.fixLost.stopsTheFixes && ReaderEvent.noData(after: .seconds(10)).stopsTheFixes)
+        #expect(!ReaderEvent.fixAcquired(.threeD).stopsTheFixes && !ReaderEvent.dataResumed.stopsTheFixes)
     }
 
     @Test func stopEndsALongWaitForDataAtOnce() async throws {
@@ -176,7 +212,8 @@ import TrackingCore
             let seen = Mutex<[String]>([])
             let reader = GPSDReader(configuration: .init(
                 endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
-                burstWindow: window, epochQuietTime: .milliseconds(200))) { location in
+                burstWindow: window, epochQuietTime: .milliseconds(200))) { event in
+                guard case let .location(location) = event else { return true }
                 seen.withLock { $0.append(location.time.iso8601) }
                 return true
             }
@@ -202,7 +239,8 @@ import TrackingCore
         let delivered = Mutex<[String: ContinuousClock.Instant]>([:])
         let reader = GPSDReader(configuration: .init(
             endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
-            burstWindow: .seconds(1), epochQuietTime: .seconds(5))) { location in
+            burstWindow: .seconds(1), epochQuietTime: .seconds(5))) { event in
+            guard case let .location(location) = event else { return true }
             delivered.withLock { $0[location.time.iso8601] = ContinuousClock.now }
             return true
         }
@@ -226,8 +264,8 @@ import TrackingCore
         let seen = Mutex(0)
         let reader = GPSDReader(configuration: .init(
             endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
-            burstWindow: .milliseconds(100), epochQuietTime: .milliseconds(200))) { _ in
-            seen.withLock { $0 += 1 }
+            burstWindow: .milliseconds(100), epochQuietTime: .milliseconds(200))) { event in
+            if case .location = event { seen.withLock { $0 += 1 } }
             return true
         }
         _ = await Self.collect(reader, timeout: .seconds(10), polling: { seen.withLock { $0 } == 6 })

@@ -69,9 +69,15 @@ struct DaemonParts {
         let live = LiveState(stage: stage)
         let reader = GPSDReader(configuration: .init(
             endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)),
-            burstWindow: .milliseconds(Int64(c.burstWindow * 1000)))) {
-            stage.process($0)
-            return false
+            burstWindow: .milliseconds(Int64(c.burstWindow * 1000)))) { event in
+            // On the reader's thread, in order: a fix lost is decided after the fixes before it
+            // and before the ones after it, however busy the machine is.
+            if case let .location(location) = event {
+                stage.process(location)
+                return false
+            }
+            if event.stopsTheFixes { stage.pause() }
+            return true
         }
         let pipeline = PipelineService(reader: reader, stage: stage, spool: spool, live: live, logger: logger) {
             notifier.notify("READY=1\nSTATUS=waiting for gpsd")

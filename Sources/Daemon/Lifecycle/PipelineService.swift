@@ -3,9 +3,10 @@ import Spool
 import Synchronization
 import TrackingCore
 
-/// Reader → filter → spool. Kept positions go from the reader's thread straight to the spool's
-/// queue (the filter stage's `onKept`); the reader's other events come here, to the log, to what
-/// status shows, and to the filter (a receiver gone decides what the tracker's spacing held back).
+/// Reader → filter → spool. Fixes go from the reader's thread through the filter straight to the
+/// spool's queue (the filter stage's `onKept`), and so do the events that stop the fixes (a
+/// receiver gone decides what the tracker's spacing held back), in order with them (see
+/// `DaemonParts`); the reader's other events come here, to the log and to what status shows.
 ///
 /// Shutting down stops reading; the position held back for the track's shape is kept and the
 /// spool's queue is flushed before `run()` returns, so the sink, stopped next, sees all of it.
@@ -39,10 +40,6 @@ final class PipelineService: Service {
         for await event in reader.events {
             live.record(event)
             ReaderEventLog.log(event, to: logger)
-            switch event {
-            case .deviceDeactivated, .noData, .disconnected, .fixLost: stage.pause()
-            default: break
-            }
         }
         stage.finish()
         await spool.flush()
