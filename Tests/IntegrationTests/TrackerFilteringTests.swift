@@ -39,7 +39,9 @@ import TrackingCore
         var config = emulatorConfig
         if let emulatorMode { config["position_filtering"] = emulatorMode }
         if !config.isEmpty { try await emulator.configure(config) }
-        let gpsd = try await GPSFake.start(log: TestPaths.fixture(drive), cycle: 0.002, directory: directory)
+        // The lead-in (1.6 s at this pace) lets the daemon connect before the drive's first fix.
+        let log = try GPSFake.leadIn(TestPaths.fixture(drive), seconds: 400, directory: directory)
+        let gpsd = try await GPSFake.start(log: log, cycle: 0.002, directory: directory)
         defer { gpsd.kill() }
         let state = directory.appendingPathComponent("state").path
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -66,6 +68,7 @@ import TrackingCore
         #expect(daemon.terminationStatus == 0, "\(daemon.stderr)")
         let line = daemon.stderr.split(separator: "\n").first { $0.contains("gpstrackd stopped") } ?? ""
         let kept = Int(line.split(separator: " ").first { $0.hasPrefix("kept=") }?.dropFirst(5) ?? "") ?? -1
+
         let history = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "history", "--since", "2020-01-01T00:00:00Z"] + common,
                                        directory: directory, name: "history")
         #expect(await history.waitForExit(timeout: 60))

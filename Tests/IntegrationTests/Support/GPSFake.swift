@@ -38,6 +38,38 @@ final class GPSFake: @unchecked Sendable {
 
     var endpoint: String { "127.0.0.1:\(port)" }
 
+    /// `log` with `seconds` of sentences without a fix before it (a receiver still searching),
+    /// written to `directory`. gpsfake starts feeding as soon as gpsd listens, so a client started
+    /// after it misses the first lines, and how many depends on how busy the machine is; a
+    /// lead-in gives it the time to connect, and the log's own first fix is then seen.
+    static func leadIn(_ log: String, seconds: Int, directory: URL) throws -> String {
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        guard let rmc = text.split(separator: "\n").first(where: { $0.hasPrefix("$GPRMC,") }) else {
+            throw GPSFakeError(message: "\(log) has no RMC sentence to date a lead-in from")
+        }
+        let fields = rmc.split(separator: ",", omittingEmptySubsequences: false)
+        let clock = fields[1].prefix(6), date = fields[9]
+        guard let hours = Int(clock.prefix(2)), let minutes = Int(clock.dropFirst(2).prefix(2)), let secs = Int(clock.suffix(2)),
+              hours * 3600 + minutes * 60 + secs >= seconds else {
+            throw GPSFakeError(message: "\(log) starts too early in its day for a \(seconds) s lead-in")
+        }
+        let start = hours * 3600 + minutes * 60 + secs
+        func sentence(_ body: String) -> String {
+            let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+            return "$" + body + "*" + String(format: "%02X", sum)
+        }
+        var lines = ["# \(seconds) s without a fix, then \((log as NSString).lastPathComponent)"]
+        for t in (start - seconds)..<start {
+            let time = String(format: "%02d%02d%02d.00", t / 3600, t / 60 % 60, t % 60)
+            lines.append(sentence("GPRMC,\(time),V,,,,,,,\(date),,,N"))
+            lines.append(sentence("GPGGA,\(time),,,,,0,00,99.9,,M,,M,,"))
+        }
+        let path = directory.appendingPathComponent("leadin-" + (log as NSString).lastPathComponent).path
+        try (lines.joined(separator: "\n") + "\n" + text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") + "\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// Stops the gpsd that gpsfake started (as a restarting gpsd would go away), then gpsfake,
     /// which leaves its gpsd running when it is itself terminated.
     func stop() async {
