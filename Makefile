@@ -26,8 +26,13 @@ release: deps
 run: release
 	.build/release/gpstrackd run --state-dir $(STATE_DIR)
 
+# The tests' spools, logs and state directories go under a directory of this run's own (TMPDIR),
+# removed when every test passed and kept, with its path said, when one failed: a box that runs
+# the suite again and again does not fill its /tmp (about 100 MB a run).
 test: test-deps release
-	swift test
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/gpstrackd-test-run.XXXXXX") && \
+	if TMPDIR=$$scratch swift test; then rm -rf "$$scratch"; \
+	else status=$$?; echo "make test: the tests' files are kept in $$scratch" >&2; exit $$status; fi
 
 deb: release
 	@scripts/install-deps --deb
