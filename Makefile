@@ -28,9 +28,10 @@ run: release
 
 # The tests' spools, logs and state directories go under a directory of this run's own (TMPDIR),
 # removed when every test passed and kept, with its path said, when one failed: a box that runs
-# the suite again and again does not fill its /tmp (about 100 MB a run).
+# the suite again and again does not fill its /tmp (about 100 MB a run). Open to all, as /tmp is:
+# some tests run the daemon as another user.
 test: test-deps release
-	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/gpstrackd-test-run.XXXXXX") && \
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/gpstrackd-test-run.XXXXXX") && chmod 755 "$$scratch" && \
 	if TMPDIR=$$scratch swift test; then rm -rf "$$scratch"; \
 	else status=$$?; echo "make test: the tests' files are kept in $$scratch" >&2; exit $$status; fi
 
