@@ -7,7 +7,9 @@ import TrackingCore
 @Suite struct WatchFilterTests {
     @Test func keepsAFaithfulTrackWithFewPoints() async throws {
         let directory = TestPaths.temporaryDirectory("filter")
-        let gpsd = try await GPSFake.start(log: TestPaths.fixture("drive-seed7.nmea"), cycle: 0.002, directory: directory)
+        // The lead-in lets watch connect before the drive's first fix (see `GPSFake.leadIn`).
+        let log = try GPSFake.leadIn(TestPaths.fixture("drive-seed7.nmea"), seconds: 400, directory: directory)
+        let gpsd = try await GPSFake.start(log: log, cycle: 0.002, directory: directory)
         defer { gpsd.kill() }
         let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--filter", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
         defer { watch.terminate() }
