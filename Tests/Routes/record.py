@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Records a drive of make_routes.py as gpsd reports it: the test fixtures
+"""Records a drive as gpsd reports it: the test fixtures
 Tests/TrackingCoreTests/Fixtures/<name>.locations.jsonl (what `gpstrackd watch` printed) and
 <name>.truth.jsonl (the ground truth).
 
     python3 Tests/Routes/record.py --route random --seed 101 --rate 1 --name route-random101-1hz \
         [--gpstrackd .build/debug/gpstrackd]
+    python3 Tests/Routes/record.py --nmea drive.nmea --truth drive.truth.jsonl --name drive-seed7
+
+The first form draws the drive with make_routes.py; the second records a log drawn elsewhere
+(make_drive.py's). gpsfake feeds as soon as gpsd listens, so the log is preceded by a minute
+without a fix: watch connects during it and the drive is recorded from its first fix.
 
 Needs gpsd and gpsfake (apt-get install gpsd gpsd-clients) and a built gpstrackd.
 """
-import argparse, os, socket, subprocess, sys, tempfile, time
+import argparse, os, shutil, socket, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -21,19 +26,50 @@ def free_port():
         return s.getsockname()[1]
 
 
+def nmea_sentence(body):
+    checksum = 0
+    for c in body:
+        checksum ^= ord(c)
+    return "$%s*%02X" % (body, checksum)
+
+
+def with_lead_in(log, out, seconds=60):
+    """`log` after `seconds` of sentences without a fix, dated before its first RMC."""
+    lines = [l for l in open(log).read().splitlines() if not l.startswith("#")]
+    fields = next(l for l in lines if l.startswith("$GPRMC,")).split(",")
+    start = int(fields[1][:2]) * 3600 + int(fields[1][2:4]) * 60 + int(fields[1][4:6])
+    lead = []
+    for t in range(start - seconds, start):
+        time_ = "%02d%02d%02d.00" % (t // 3600, t // 60 % 60, t % 60)
+        lead += [nmea_sentence("GPRMC,%s,V,,,,,,,%s,,,N" % (time_, fields[9])),
+                 nmea_sentence("GPGGA,%s,,,,,0,00,99.9,,M,,M,," % time_)]
+    with open(out, "w") as f:
+        f.write("\n".join(lead + lines) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--route", required=True)
+    ap.add_argument("--route")
+    ap.add_argument("--nmea", help="record this log instead of drawing one (with --truth)")
+    ap.add_argument("--truth", help="the log's ground truth, copied beside the recording")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rate", type=int, default=1)
     ap.add_argument("--name", required=True)
     ap.add_argument("--gpstrackd", default=os.path.join(ROOT, ".build", "debug", "gpstrackd"))
     a = ap.parse_args()
+    if bool(a.route) == bool(a.nmea) or bool(a.nmea) != bool(a.truth):
+        ap.error("give --route, or --nmea with --truth")
     work = tempfile.mkdtemp(prefix="gpstrackd-record-")
     nmea = os.path.join(work, "drive.nmea")
     truth = os.path.join(FIXTURES, a.name + ".truth.jsonl")
-    subprocess.run([sys.executable, os.path.join(HERE, "make_routes.py"), "--route", a.route, "--seed", str(a.seed),
-                    "--rate", str(a.rate), "--out", nmea, "--truth", truth], check=True)
+    if a.nmea:
+        shutil.copyfile(a.truth, truth)
+        drawn = a.nmea
+    else:
+        drawn = os.path.join(work, "drawn.nmea")
+        subprocess.run([sys.executable, os.path.join(HERE, "make_routes.py"), "--route", a.route, "--seed", str(a.seed),
+                        "--rate", str(a.rate), "--out", drawn, "--truth", truth], check=True)
+    with_lead_in(drawn, nmea)
     port = free_port()
     # Five sentences an epoch: 2 ms each keeps a 10 Hz epoch inside its 100 ms.
     fake = subprocess.Popen(["gpsfake", "-1", "-q", "-P", str(port), "-c", str(0.02 / a.rate), nmea],

@@ -38,6 +38,14 @@ import TrackingCore
         return (kept, chain)
     }
 
+    /// The fixes the quality gate lets through: what any track the filter keeps is chosen from
+    /// (a receiver's first fix, 1,898 m "accurate", is not one of them).
+    static func passed(_ locations: [Location], configuration: FilterConfiguration = FilterConfiguration()) -> [Location] {
+        var gate = QualityGate(configuration: configuration)
+        let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
+        return locations.filter { gate.check($0, clock: clock) == nil }
+    }
+
     @Test func defaultFilterMeetsTheFidelityTarget() throws {
         let truth = try Self.truth("drive-seed7.truth.jsonl")
         let locations = try Self.locations("drive-seed7.locations.jsonl")

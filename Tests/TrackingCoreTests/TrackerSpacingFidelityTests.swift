@@ -34,7 +34,9 @@ import TrackingCore
         var chain: FilterChain
         var stored: [Location]
         var fidelity: TrackFidelity
-        /// The largest distance from the true path with every fix kept: the receiver's own noise.
+        /// The fixes that passed the quality gate: what any track is chosen from.
+        var passed: [Location]
+        /// The largest distance from the true path with every fix that passed kept: the receiver's own noise.
         var floor: Double
     }
 
@@ -45,9 +47,10 @@ import TrackingCore
         configuration.trackerFiltering = filtering
         let (kept, chain) = FilterFidelityTests.run(locations, configuration: configuration)
         let stored = stored(kept.map(\.location), filtering)
+        let passed = FilterFidelityTests.passed(locations, configuration: configuration)
         return Measured(truth: truth, locations: locations, kept: kept, chain: chain, stored: stored,
-                        fidelity: TrackFidelity(kept: stored, path: truth.map(\.point)),
-                        floor: TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation)
+                        fidelity: TrackFidelity(kept: stored, path: truth.map(\.point)), passed: passed,
+                        floor: TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation)
     }
 
     @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], [7, 11, 23, 43])
@@ -55,14 +58,14 @@ import TrackingCore
         let m = try await offThePool { try Self.measure("drive-seed\(seed)", filtering) }
         let (truth, kept, chain, stored, fidelity, floor) = (m.truth, m.kept, m.chain, m.stored, m.fidelity, m.floor)
         let sent = kept.map(\.location)
-        let fewest = FewestPoints.count(m.locations, tolerance: FilterConfiguration().maxDeviation) { ($0.speed ?? 0) >= FilterConfiguration().stoppedSpeed }
+        let fewest = FewestPoints.count(m.passed, tolerance: FilterConfiguration().maxDeviation) { ($0.speed ?? 0) >= FilterConfiguration().stoppedSpeed }
         print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count) (\(String(format: "%.2f", Double(stored.count) / Double(fewest)))x the fewest, \(fewest), without a rule), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
             + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
         // The best any track the tracker stores can do on this drive, each point of the true path
         // against the segment of its time; the stored track measured the same way.
         let matched = BestStoredTrack.deviation(of: stored, path: truth.map(\.point))
-        let best = BestStoredTrack.deviation(m.locations, path: truth.map(\.point), filtering: filtering, reaching: stored.last?.time)
+        let best = BestStoredTrack.deviation(m.passed, path: truth.map(\.point), filtering: filtering, reaching: stored.last?.time)
         print("seed \(seed) \(filtering): stored track \(String(format: "%.1f", matched)) m from the true path at the time of each segment; "
               + "the best any stored track can do \(String(format: "%.1f", best)) m (\(String(format: "%.2f", matched / best))x)")
         #expect(matched >= best - 1e-6, "no stored track beats the best")
@@ -107,7 +110,7 @@ import TrackingCore
             + "\(String(format: "%.1f", unconstrained.maxDeviation)) m; every fix: \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, parked \(parked); \(chain.counters.summary)")
         let matched = BestStoredTrack.deviation(of: stored, path: truth.map(\.point))
-        let best = BestStoredTrack.deviation(locations, path: truth.map(\.point), filtering: filtering, reaching: stored.last?.time)
+        let best = BestStoredTrack.deviation(m.passed, path: truth.map(\.point), filtering: filtering, reaching: stored.last?.time)
         print("route \(route) \(filtering): stored track \(String(format: "%.1f", matched)) m from the true path at the time of each segment; "
               + "the best any stored track can do \(String(format: "%.1f", best)) m (\(String(format: "%.2f", matched / best))x)")
         #expect(matched >= best - 1e-6, "no stored track beats the best")
