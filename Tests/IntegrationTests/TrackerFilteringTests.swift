@@ -68,7 +68,6 @@ import TrackingCore
         #expect(daemon.terminationStatus == 0, "\(daemon.stderr)")
         let line = daemon.stderr.split(separator: "\n").first { $0.contains("gpstrackd stopped") } ?? ""
         let kept = Int(line.split(separator: " ").first { $0.hasPrefix("kept=") }?.dropFirst(5) ?? "") ?? -1
-
         let history = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "history", "--since", "2020-01-01T00:00:00Z"] + common,
                                        directory: directory, name: "history")
         #expect(await history.waitForExit(timeout: 60))
