@@ -8,8 +8,9 @@ Tests/TrackingCoreTests/Fixtures/<name>.locations.jsonl (what `gpstrackd watch` 
     python3 Tests/Routes/record.py --nmea drive.nmea --truth drive.truth.jsonl --name drive-seed7
 
 The first form draws the drive with make_routes.py; the second records a log drawn elsewhere
-(make_drive.py's). gpsfake feeds as soon as gpsd listens, so the log is preceded by a minute
-without a fix: watch connects during it and the drive is recorded from its first fix.
+(make_drive.py's). gpsfake feeds as soon as gpsd listens, so the log is preceded by sentences
+without a fix (a minute a hertz of the rate, 2.4 s of the replay): watch connects during them and
+the drive is recorded from its first fix.
 
 Needs gpsd and gpsfake (apt-get install gpsd gpsd-clients) and a built gpstrackd.
 """
@@ -69,7 +70,8 @@ def main():
         drawn = os.path.join(work, "drawn.nmea")
         subprocess.run([sys.executable, os.path.join(HERE, "make_routes.py"), "--route", a.route, "--seed", str(a.seed),
                         "--rate", str(a.rate), "--out", drawn, "--truth", truth], check=True)
-    with_lead_in(drawn, nmea)
+    # 2.4 s of the replay's own time at any rate: watch connects well within it.
+    with_lead_in(drawn, nmea, seconds=60 * a.rate)
     port = free_port()
     # Five sentences an epoch: 2 ms each keeps a 10 Hz epoch inside its 100 ms.
     fake = subprocess.Popen(["gpsfake", "-1", "-q", "-P", str(port), "-c", str(0.02 / a.rate), nmea],
