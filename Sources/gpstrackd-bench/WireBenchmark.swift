@@ -88,7 +88,7 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
     var perPosition: [Bool: Double] = [:]
     for resuming in [false, true] {
         let relay = ByteCountingRelay(target: port, idleClose: idleClose)
-        let directory = "/tmp/gpstrackd-bench-wire"
+        let directory = scratchDirectory("wire")
         system("rm -rf '\(directory)'")
         let spool = try await Spool.open(.init(directory: directory))
         var transportConfiguration = SocketTransport.Configuration(caFile: caFile)

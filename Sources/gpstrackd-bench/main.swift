@@ -174,11 +174,18 @@ func appendLoop(directory: String) async throws {
     }
 }
 
+/// A benchmark's own directory under `$TMPDIR` (else /tmp), emptied by the benchmark that uses it:
+/// a test run that starts a benchmark keeps it inside the run's own directory.
+func scratchDirectory(_ name: String) -> String {
+    let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    return base + "/gpstrackd-bench-" + name
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "spool":
     var rows = 1_000_000
-    var directory = "/tmp/gpstrackd-bench-spool"
+    var directory = scratchDirectory("spool")
     while let flag = arguments.popFirst() {
         switch flag {
         case "--rows": rows = Int(arguments.popFirst() ?? "") ?? rows
@@ -190,11 +197,11 @@ case "spool":
 case "drain":
     let options = UploadOptions.parse(&arguments, command: "drain", positions: 100_000)
     try await benchmarkDrain(endpoint: options.endpoint, positions: options.positions, rate: options.rate,
-                             inFlight: options.inFlight, directory: "/tmp/gpstrackd-bench-drain")
+                             inFlight: options.inFlight, directory: scratchDirectory("drain"))
 case "trickle":
     let options = UploadOptions.parse(&arguments, command: "trickle", positions: 1000)
     try await benchmarkTrickle(endpoint: options.endpoint, positions: options.positions, every: options.every,
-                               directory: "/tmp/gpstrackd-bench-trickle")
+                               directory: scratchDirectory("trickle"))
 case "filter":
     var seconds = 3 * 3600
     var seed: UInt64 = 16
@@ -229,7 +236,7 @@ case "live":
         default: print("unknown option \(flag)"); exit(64)
         }
     }
-    try await benchmarkLive(endpoint: endpoint, queued: queued, seconds: liveSeconds, directory: "/tmp/gpstrackd-bench-live")
+    try await benchmarkLive(endpoint: endpoint, queued: queued, seconds: liveSeconds, directory: scratchDirectory("live"))
 case "fill":
     guard let directory = arguments.popFirst(), arguments.popFirst() == "--rows",
           let rows = Int(arguments.popFirst() ?? "") else { print("usage: gpstrackd-bench fill DIR --rows N"); exit(64) }
