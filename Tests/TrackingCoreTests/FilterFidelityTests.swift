@@ -29,27 +29,29 @@ import TrackingCore
             .split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
     }
 
-    static func run(_ locations: [Location], configuration: FilterConfiguration = FilterConfiguration()) -> (kept: [KeptLocation], chain: FilterChain) {
+    /// `locations` through the filter: what it kept, the chain as it ended (its counters), and the
+    /// fixes the quality gate let through, which any track the filter keeps is chosen from (a
+    /// receiver's first fix, 1,898 m "accurate", is not one of them).
+    static func run(_ locations: [Location], configuration: FilterConfiguration = FilterConfiguration())
+        -> (kept: [KeptLocation], chain: FilterChain, passed: [Location])
+    {
         var chain = FilterChain(configuration: configuration)
         var kept: [KeptLocation] = []
+        var passed: [Location] = []
         let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
-        for location in locations { kept += chain.process(location, clock: clock).kept }
+        for location in locations {
+            let decision = chain.process(location, clock: clock)
+            if decision.rejection == nil { passed.append(location) }
+            kept += decision.kept
+        }
         kept += chain.finish()
-        return (kept, chain)
-    }
-
-    /// The fixes the quality gate lets through: what any track the filter keeps is chosen from
-    /// (a receiver's first fix, 1,898 m "accurate", is not one of them).
-    static func passed(_ locations: [Location], configuration: FilterConfiguration = FilterConfiguration()) -> [Location] {
-        var gate = QualityGate(configuration: configuration)
-        let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
-        return locations.filter { gate.check($0, clock: clock) == nil }
+        return (kept, chain, passed)
     }
 
     @Test func defaultFilterMeetsTheFidelityTarget() throws {
         let truth = try Self.truth("drive-seed7.truth.jsonl")
         let locations = try Self.locations("drive-seed7.locations.jsonl")
-        let (kept, chain) = Self.run(locations)
+        let (kept, chain, _) = Self.run(locations)
         let fidelity = TrackFidelity(kept: kept.map(\.location), path: truth.map(\.point))
         let phaseByTime = Dictionary(uniqueKeysWithValues: truth.map { ($0.point.time, $0.phase) })
         let parked = kept.filter { phaseByTime[$0.location.time] == "parked" }

@@ -42,16 +42,7 @@ import TrackingCore
         let phaseByTime = Dictionary(truth.map { ($0.point.time, $0.phase) }, uniquingKeysWith: { a, _ in a })
         func isMoving(_ fix: Location) -> Bool { (speedByTime[fix.time] ?? 0) >= configuration.stoppedSpeed }
 
-        var chain = FilterChain(configuration: configuration)
-        let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
-        var kept: [KeptLocation] = []
-        var passed: [Location] = []
-        for location in locations {
-            let decision = chain.process(location, clock: clock)
-            if decision.rejection == nil { passed.append(location) }
-            kept += decision.kept
-        }
-        kept += chain.finish()
+        let (kept, chain, passed) = FilterFidelityTests.run(locations, configuration: configuration)
         let track = kept.map(\.location)
         let fidelity = TrackFidelity(kept: track, path: truth.map(\.point))
         let moving = passed.filter(isMoving)

@@ -45,12 +45,23 @@ import TrackingCore
         let locations = try FilterFidelityTests.locations("\(name).locations.jsonl")
         var configuration = FilterConfiguration()
         configuration.trackerFiltering = filtering
-        let (kept, chain) = FilterFidelityTests.run(locations, configuration: configuration)
+        let (kept, chain, passed) = FilterFidelityTests.run(locations, configuration: configuration)
         let stored = stored(kept.map(\.location), filtering)
-        let passed = FilterFidelityTests.passed(locations, configuration: configuration)
         return Measured(truth: truth, locations: locations, kept: kept, chain: chain, stored: stored,
                         fidelity: TrackFidelity(kept: stored, path: truth.map(\.point)), passed: passed,
                         floor: TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation)
+    }
+
+    /// The best any track the tracker stores can do on the drive, each point of the true path
+    /// against the segment of its time, printed beside the stored track measured the same way;
+    /// no stored track may beat it.
+    static func compareWithTheBest(_ m: Measured, _ filtering: TrackerFiltering, label: String) {
+        let path = m.truth.map(\.point)
+        let matched = BestStoredTrack.deviation(of: m.stored, path: path)
+        let best = BestStoredTrack.deviation(m.passed, path: path, filtering: filtering, reaching: m.stored.last?.time)
+        print("\(label) \(filtering): stored track \(String(format: "%.1f", matched)) m from the true path at the time of each segment; "
+              + "the best any stored track can do \(String(format: "%.1f", best)) m (\(String(format: "%.2f", matched / best))x)")
+        #expect(matched >= best - 1e-6, "no stored track beats the best")
     }
 
     @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], [7, 11, 23, 43])
@@ -62,13 +73,7 @@ import TrackingCore
         print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count) (\(String(format: "%.2f", Double(stored.count) / Double(fewest)))x the fewest, \(fewest), without a rule), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
             + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
-        // The best any track the tracker stores can do on this drive, each point of the true path
-        // against the segment of its time; the stored track measured the same way.
-        let matched = BestStoredTrack.deviation(of: stored, path: truth.map(\.point))
-        let best = BestStoredTrack.deviation(m.passed, path: truth.map(\.point), filtering: filtering, reaching: stored.last?.time)
-        print("seed \(seed) \(filtering): stored track \(String(format: "%.1f", matched)) m from the true path at the time of each segment; "
-              + "the best any stored track can do \(String(format: "%.1f", best)) m (\(String(format: "%.2f", matched / best))x)")
-        #expect(matched >= best - 1e-6, "no stored track beats the best")
+        Self.compareWithTheBest(m, filtering, label: "seed \(seed)")
         #expect(stored.count == sent.count, "nothing sent that the tracker drops")
         for (a, b) in zip(sent, sent.dropFirst()) { #expect(a.time < b.time) }
         // Per parked period (the start and the end): the first or stop point, and where the
@@ -109,11 +114,7 @@ import TrackingCore
             + "\(String(format: "%.1f", fidelity.maxDeviation)) m at \(fidelity.worstTime?.iso8601 ?? "-") (no rule: "
             + "\(String(format: "%.1f", unconstrained.maxDeviation)) m; every fix: \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, parked \(parked); \(chain.counters.summary)")
-        let matched = BestStoredTrack.deviation(of: stored, path: truth.map(\.point))
-        let best = BestStoredTrack.deviation(m.passed, path: truth.map(\.point), filtering: filtering, reaching: stored.last?.time)
-        print("route \(route) \(filtering): stored track \(String(format: "%.1f", matched)) m from the true path at the time of each segment; "
-              + "the best any stored track can do \(String(format: "%.1f", best)) m (\(String(format: "%.2f", matched / best))x)")
-        #expect(matched >= best - 1e-6, "no stored track beats the best")
+        Self.compareWithTheBest(m, filtering, label: "route \(route)")
         #expect(stored.count == kept.count, "nothing kept that the tracker drops")
         #expect(kept.count <= plain.count, "no more points than the filter keeps without a rule")
         #expect(parked <= 4, "at most two points per parked period (two here)")
