@@ -49,11 +49,11 @@ final class GPSFake: @unchecked Sendable {
         }
         let fields = rmc.split(separator: ",", omittingEmptySubsequences: false)
         let clock = fields[1].prefix(6), date = fields[9]
-        guard let hours = Int(clock.prefix(2)), let minutes = Int(clock.dropFirst(2).prefix(2)), let secs = Int(clock.suffix(2)),
-              hours * 3600 + minutes * 60 + secs >= seconds else {
-            throw GPSFakeError(message: "\(log) starts too early in its day for a \(seconds) s lead-in")
+        guard let hours = Int(clock.prefix(2)), let minutes = Int(clock.dropFirst(2).prefix(2)), let secs = Int(clock.suffix(2)) else {
+            throw GPSFakeError(message: "\(log)'s first RMC has no time to date a lead-in from")
         }
         let start = hours * 3600 + minutes * 60 + secs
+        guard start >= seconds else { throw GPSFakeError(message: "\(log) starts too early in its day for a \(seconds) s lead-in") }
         func sentence(_ body: String) -> String {
             let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
             return "$" + body + "*" + String(format: "%02X", sum)
