@@ -4,8 +4,10 @@
 /// A small dynamic program over the fixes in hand (at most `maxNodes` candidates, the fixes
 /// between them all counted): first the smallest largest distance from any fix to the polyline
 /// that the rule allows (a bottleneck path), then, within `max(tolerance, that distance)`, the
-/// fewest points. This is what a greedy choice cannot do at a tight corner or a U-turn, where the
-/// point before the turn must be chosen together with the apex.
+/// least excess over the tolerance summed over the segments, then the fewest points. This is what
+/// a greedy choice cannot do at a tight corner or a U-turn, where the point before the turn must
+/// be chosen together with the apex; and the summed excess keeps one stretch the rule forces far
+/// off the fixes from licensing every other segment in the window to go as far.
 struct SpacedPath {
     let origin: Location
     let fixes: [Location]
@@ -60,18 +62,18 @@ struct SpacedPath {
         }
         guard bottleneck[end].isFinite else { return [] }
         let target = max(tolerance, bottleneck[end]) + 1e-9
-        // 2. The fewest points within that distance (ties: the smaller largest distance).
-        var count = [Int](repeating: .max, count: nodes.count)
-        var worst = [Double](repeating: .infinity, count: nodes.count)
+        // 2. Within that distance, the least excess over the tolerance summed over the segments,
+        //    then the fewest points, then the smaller largest distance: a stretch the rule forces
+        //    off the fixes must not license every other segment in the window to go as far.
+        var best = [Choice?](repeating: nil, count: nodes.count)
         var parent = [Int](repeating: -1, count: nodes.count)
-        count[0] = 0
-        worst[0] = 0
+        best[0] = Choice(excess: 0, count: 0, worst: 0)
         for b in 1...end {
-            for a in 0..<b where count[a] != .max && costs[a][b] <= target {
-                let candidate = (count[a] + 1, max(worst[a], costs[a][b]))
-                if candidate.0 < count[b] || (candidate.0 == count[b] && candidate.1 < worst[b]) {
-                    (count[b], worst[b], parent[b]) = (candidate.0, candidate.1, a)
-                }
+            for a in 0..<b where costs[a][b] <= target {
+                guard let from = best[a] else { continue }
+                let candidate = Choice(excess: from.excess + max(0, costs[a][b] - tolerance), count: from.count + 1,
+                                       worst: max(from.worst, costs[a][b]))
+                if best[b].map(candidate.isBetter) ?? true { (best[b], parent[b]) = (candidate, a) }
             }
         }
         var path: [Int] = []
@@ -83,5 +85,17 @@ struct SpacedPath {
         var out = path.reversed().map(location)
         if keepingEnd { out.append(location(end)) }
         return out
+    }
+
+    /// A path's figures in the second step, in the order they are weighed.
+    private struct Choice {
+        var excess: Double
+        var count: Int
+        var worst: Double
+
+        func isBetter(than other: Choice) -> Bool {
+            if abs(excess - other.excess) > 1e-6 { return excess < other.excess }
+            return count != other.count ? count < other.count : worst < other.worst
+        }
     }
 }
