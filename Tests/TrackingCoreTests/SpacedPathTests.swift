@@ -23,11 +23,8 @@ import Testing
         let track = [origin] + chosen + [fixes[fixes.count - 1]]
         for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b, after: a)) }
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
-        let points = track.map { plane.project($0) }
         let beyondTheForcedStretch = fixes.filter { plane.project($0).x >= 40 }
-        let farthest = beyondTheForcedStretch.map { fix in
-            zip(points, points.dropFirst()).map { LocalPlane.distance(from: plane.project(fix), toSegment: $0, $1) }.min() ?? .infinity
-        }.max() ?? .infinity
+        let (_, farthest) = SimplificationFidelityTests.compliance(beyondTheForcedStretch, track: track, tolerance: 10)
         #expect(farthest <= 10, "the corner within the tolerance: \(farthest) m with \(chosen.count) points")
         #expect(chosen.count == 1, "one point at the corner is enough")
         let corner = try #require(chosen.first)
