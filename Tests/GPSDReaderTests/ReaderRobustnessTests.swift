@@ -68,27 +68,25 @@ import TrackingCore
                   closeAfter: false),
         ])
         defer { peer.stop() }
+        /// A fix by its second, a fix lost or acquired by name; nil for the rest.
+        @Sendable func label(_ event: ReaderEvent) -> String? {
+            switch event {
+            case let .location(location): String(location.time.iso8601.dropFirst(17).prefix(2))
+            case .fixLost: "lost"
+            case .fixAcquired: "fix"
+            default: nil
+            }
+        }
         let seen = Mutex<[String]>([])
         let reader = GPSDReader(configuration: .init(
             endpoint: GPSDEndpoint(host: "127.0.0.1", port: peer.port),
             pollInterval: .milliseconds(20), epochQuietTime: .milliseconds(300))) { event in
-            switch event {
-            case let .location(location): seen.withLock { $0.append(String(location.time.iso8601.dropFirst(17).prefix(2))) }
-            case .fixLost: seen.withLock { $0.append("lost") }
-            case .fixAcquired: seen.withLock { $0.append("fix") }
-            default: break
-            }
+            if let label = label(event) { seen.withLock { $0.append(label) } }
             return true
         }
         let events = await Self.collect(reader, timeout: .seconds(10), polling: { seen.withLock { $0.count } == 8 })
         #expect(seen.withLock { $0 } == ["fix", "01", "02", "03", "lost", "fix", "05", "06"])
-        let onStream = events.compactMap { event -> String? in
-            switch event {
-            case let .location(location): String(location.time.iso8601.dropFirst(17).prefix(2))
-            case .fixLost: "lost"
-            default: nil
-            }
-        }
+        let onStream = events.compactMap(label).filter { $0 != "fix" }
         #expect(onStream == ["01", "02", "03", "lost", "05", "06"], "what the handler lets through still reaches the stream")
         #expect(ReaderEvent.fixLost.stopsTheFixes && ReaderEvent.noData(after: .seconds(10)).stopsTheFixes)
         #expect(!ReaderEvent.fixAcquired(.threeD).stopsTheFixes && !ReaderEvent.dataResumed.stopsTheFixes)
