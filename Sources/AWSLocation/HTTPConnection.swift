@@ -77,6 +77,16 @@ final class HTTPConnection {
     }
 
     /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
+    /// Whether an idle connection has heard from its peer. Between HTTP/1.1 exchanges a server has
+    /// nothing to say but goodbye (a FIN, a TLS close_notify, a reset): such a connection is
+    /// dropped before a request is written into it, which would cost the request's bytes on a
+    /// metered link and a failed round trip. One whose peer (or a NAT) vanished silently still
+    /// looks quiet; the caller's retry on a new connection covers that.
+    var peerHasSpoken: Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
+    }
+
     func close() {
         if let ssl {
             gpstrackd_tls_close(ssl)

@@ -22,7 +22,6 @@ public final class SocketTransport: HTTPTransport {
     public struct Configuration: Sendable {
         public var connectTimeout: Double = 10
         public var totalTimeout: Double = 30
-        public var userAgent = "gpstrackd"
         /// PEM certificates to trust instead of the system's (a private CA).
         public var caFile: String?
         /// Idle connections kept for reuse.
@@ -167,13 +166,15 @@ public final class SocketTransport: HTTPTransport {
         return .failure(.connection(url: request.url, reason: "the connection failed twice"))
     }
 
+    /// What the service reads and nothing more: each request's head crosses a metered link, so it
+    /// carries no `User-Agent` (the service does not need one) and no `Connection` (HTTP/1.1 keeps
+    /// the connection open by default).
     private func requestHead(_ request: HTTPRequest) -> String {
         var head = "\(request.method) \(request.path)\(request.query.isEmpty ? "" : "?" + request.query) HTTP/1.1\r\n"
         head += "Host: \(request.hostHeader)\r\n"
         for (name, value) in request.headers where name.lowercased() != "host" && name.lowercased() != "content-length" {
             head += "\(name): \(value)\r\n"
         }
-        head += "User-Agent: \(configuration.userAgent)\r\n"
         if request.method != "GET" || !request.body.isEmpty { head += "Content-Length: \(request.body.count)\r\n" }
         return head + "\r\n"
     }
@@ -212,11 +213,16 @@ public final class SocketTransport: HTTPTransport {
         for box in closing { box.connection.close() }
     }
 
+    /// The newest idle connection for `key` that its server has not closed; the closed ones go.
     private func takeIdle(_ key: HTTPConnection.Key) -> ConnectionBox? {
-        idle.withLock { pool in
+        while let box = idle.withLock({ pool -> ConnectionBox? in
             guard let index = pool.lastIndex(where: { $0.connection.key == key }) else { return nil }
             return pool.remove(at: index)
+        }) {
+            guard box.connection.peerHasSpoken else { return box }
+            box.connection.close()
         }
+        return nil
     }
 
     private func putIdle(_ connection: HTTPConnection) {

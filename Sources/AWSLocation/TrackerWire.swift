@@ -22,7 +22,7 @@ enum TrackerWire {
 
         init(_ update: DevicePositionUpdate) {
             DeviceId = update.deviceID
-            SampleTime = update.sampleTime.iso8601
+            SampleTime = update.sampleTime.wireISO8601
             Position = [update.longitude, update.latitude]
             Accuracy = update.horizontalAccuracy.map { .init(Horizontal: $0) }
             PositionProperties = update.properties.isEmpty ? nil : update.properties

@@ -40,7 +40,13 @@ public struct FixTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// ISO 8601 UTC with milliseconds, e.g. `2026-11-01T08:00:01.000Z`.
-    public var iso8601: String {
+    public var iso8601: String { iso8601(milliseconds: true) }
+
+    /// As `iso8601`, but a whole second without its `.000` (`2026-11-01T08:00:01Z`), as botocore
+    /// writes timestamps: what goes to the tracker, four bytes fewer for a 1 Hz receiver's fixes.
+    public var wireISO8601: String { iso8601(milliseconds: millisecondsSince1970 % 1000 != 0) }
+
+    private func iso8601(milliseconds: Bool) -> String {
         let millis = millisecondsSince1970
         let days = Self.floorDiv(millis, 86_400_000)
         let msOfDay = millis - days * 86_400_000
@@ -62,8 +68,10 @@ public struct FixTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         Self.append(minute, width: 2, to: &out)
         out.append(":")
         Self.append(second, width: 2, to: &out)
-        out.append(".")
-        Self.append(ms, width: 3, to: &out)
+        if milliseconds {
+            out.append(".")
+            Self.append(ms, width: 3, to: &out)
+        }
         out.append("Z")
         return out
     }

@@ -16,6 +16,7 @@ update). DescribeTracker answers GET /tracking/v0/trackers/NAME with the mode.
 The first line on stdout is 'listening on http://127.0.0.1:PORT' (https://localhost:PORT with TLS). Test controls (loopback, unsigned):
     GET  /_emu/positions   every stored update, in arrival order (?all=1: every accepted one, with "Stored")
     GET  /_emu/stats       counters
+    GET  /_emu/headers     the header names of the last tracker request, in the order sent
     POST /_emu/config      JSON, any of: credential_ttl_s, throttle_next, item_errors {DeviceId: Code},
                            history_page_size, and faults: latency_ms, error_rate (5xx), drop_rate
                            (the connection closes before the request is processed), lose_rate
@@ -78,6 +79,7 @@ class Emulator:
         self.stats = dict(requests=0, signature_failures=0, expired=0, skewed=0, throttled=0,
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
                           item_errors=0, max_requests_per_second=0)
+        self.last_headers = []  # header names of the last tracker request, as sent
         self.arrivals = []  # monotonic arrival times of tracker requests
         self.served = []  # those not throttled, in the last second: what the rps limit counts
         self.random = random.Random(7)
@@ -131,6 +133,8 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/_emu/"):
             return self.admin(method, path, body)
         emu.count("requests")
+        with emu.lock:
+            emu.last_headers = list(self.headers.keys())
         target = self.headers.get("X-Amz-Target", "")
         if target.startswith("AWSCognitoIdentityService."):
             return self.cognito(target.split(".", 1)[1], body)
@@ -403,6 +407,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_emu/stats":
             with emu.lock:
                 return self.reply(200, dict(emu.stats))
+        if path == "/_emu/headers":
+            with emu.lock:
+                return self.reply(200, {"headers": list(emu.last_headers)})
         if path == "/_emu/config" and method == "POST":
             update = json.loads(body or b"{}")
             if update.get("position_filtering", "none") not in FILTERING:

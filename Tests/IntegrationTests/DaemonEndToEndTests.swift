@@ -83,7 +83,7 @@ import TrackingCore
         let kept = kept(first.stderr) + kept(second.stderr)
 
         let arrived = try await emulator.positions()
-        let times = arrived.compactMap { $0["SampleTime"] as? String }
+        let times = arrived.compactMap(UploaderIntegrationTests.sampleTime)
         print("end to end: \(times.count) positions arrived, \(kept) kept")
         #expect(times.count >= 20)
         #expect(times.count == kept, "exactly the positions both daemons kept arrive")

@@ -52,7 +52,7 @@ import TrackingCore
         }
         _ = try await client(emulator).batchUpdateDevicePosition(tracker: "fleet", updates: updates)
         let stored = try await emulator.positions().compactMap { $0["SampleTime"] as? String }
-        #expect(stored == ["2026-11-30T08:00:00.000Z", "2026-11-30T08:00:30.000Z", "2026-11-30T08:01:00.000Z", "2026-11-30T08:01:30.000Z"])
+        #expect(stored == ["2026-11-30T08:00:00Z", "2026-11-30T08:00:30Z", "2026-11-30T08:01:00Z", "2026-11-30T08:01:30Z"])
         let all = try await emulator.control("/_emu/positions?all=1")["positions"] as? [[String: Any]] ?? []
         #expect(all.count == 10)
         #expect(all.filter { $0["Stored"] as? Bool == false }.count == 6)

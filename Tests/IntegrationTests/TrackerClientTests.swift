@@ -30,7 +30,7 @@ import TrackingCore
         }
         let stored = try await emulator.positions()
         #expect(stored.count == 30)
-        #expect(stored.first?["SampleTime"] as? String == "2026-11-30T08:00:00.000Z", "the fix time, never the upload time")
+        #expect(stored.first?["SampleTime"] as? String == "2026-11-30T08:00:00Z", "the fix time, never the upload time")
         #expect((stored.first?["PositionProperties"] as? [String: String]) == ["speed": "8.5", "course": "0"])
         try await emulator.configure(["history_page_size": 7])
         let history = try await tracker.getDevicePositionHistory(
@@ -40,6 +40,26 @@ import TrackingCore
         #expect(history.first?.longitude == 13.4 && history.first?.latitude == 52.5)
         let latest = try await tracker.getDevicePosition(tracker: "fleet", device: "truck 7")
         #expect(latest.sampleTime == Self.location(29).time)
+        #expect(try await emulator.stat("signature_failures") == 0)
+    }
+
+    /// Every byte of a request crosses a metered link: the head carries what the service reads
+    /// and nothing else, and a whole-second fix time goes without its `.000`, as botocore writes it.
+    @Test func theRequestCarriesOnlyWhatTheServiceReads() async throws {
+        let emulator = try await TrackerEmulator.start(directory: TestPaths.temporaryDirectory("tracker-head"))
+        defer { emulator.stop() }
+        let tracker = client(emulator, credentials: StaticCredentialProvider(emulator.staticCredentials))
+        var fractional = Self.location(1)
+        fractional.time = Self.start.adding(seconds: 1.25)
+        let updates = [Self.location(0), fractional].map { DevicePositionUpdate(deviceID: "truck 8", location: $0) }
+        #expect(try await tracker.batchUpdateDevicePosition(tracker: "fleet", updates: updates).isEmpty)
+        let headers = try await emulator.control("/_emu/headers")["headers"] as? [String]
+        #expect(headers == ["Host", "Content-Type", "X-Amz-Date", "Authorization", "Content-Length"])
+        let stored = try await emulator.positions()
+        #expect(stored.map { $0["SampleTime"] as? String } == ["2026-11-30T08:00:00Z", "2026-11-30T08:00:01.250Z"])
+        let history = try await tracker.getDevicePositionHistory(
+            tracker: "fleet", device: "truck 8", start: Self.start, end: Self.start.adding(seconds: 5))
+        #expect(history.map(\.sampleTime) == updates.map(\.sampleTime), "both read back as the fix times sent")
         #expect(try await emulator.stat("signature_failures") == 0)
     }
 

@@ -58,8 +58,15 @@ import Uploader
         return false
     }
 
+    /// The fix times the emulator stored, in arrival order, written as `FixTime.iso8601` (the
+    /// wire leaves `.000` off a whole second).
     static func arrived(_ emulator: TrackerEmulator) async throws -> [String] {
-        try await emulator.positions().compactMap { $0["SampleTime"] as? String }
+        try await emulator.positions().compactMap(sampleTime)
+    }
+
+    /// A stored position's `SampleTime`, written as `FixTime.iso8601`.
+    static func sampleTime(_ position: [String: Any]) -> String? {
+        (position["SampleTime"] as? String).flatMap(FixTime.init(iso8601:))?.iso8601
     }
 
     @Test func aPartialBatchGoesWhenItsOldestFixIsUploadIntervalOld() async throws {
@@ -107,9 +114,10 @@ import Uploader
         let setup = try await Self.setup("uploader-faults", positions: count)
         defer { setup.emulator.stop() }
         let poisoned = [17, 123, 301].map { Self.location($0).time.iso8601 }
+        // The emulator matches the text on the wire.
         try await setup.emulator.configure([
             "latency_ms": 200, "error_rate": 0.2, "item_error_rate": 0.2, "drop_rate": 0.05, "lose_rate": 0.01,
-            "rps": 5, "poison_items": poisoned,
+            "rps": 5, "poison_items": [17, 123, 301].map { Self.location($0).time.wireISO8601 },
         ])
         let events = Events()
         let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client) { events.append($0) }
@@ -144,7 +152,7 @@ import Uploader
         let setup = try await Self.setup("uploader-bisect", positions: 40)
         defer { setup.emulator.stop() }
         let bad = Self.location(13).time.iso8601
-        try await setup.emulator.configure(["poison_requests": [bad]])
+        try await setup.emulator.configure(["poison_requests": [Self.location(13).time.wireISO8601]])
         let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client)
         let running = Task { await uploader.run() }
         #expect(try await Self.waitUntilDrained(setup.spool, timeout: 30))
@@ -221,7 +229,7 @@ import Uploader
         uploader.stop()
         await run.value
         let all = try await setup.emulator.control("/_emu/positions?all=1")["positions"] as? [[String: Any]] ?? []
-        let times = all.compactMap { $0["SampleTime"] as? String }
+        let times = all.compactMap(UploaderIntegrationTests.sampleTime)
         let statistics = uploader.statistics
         print("withheld backlog: sent \(all.count), withheld \(statistics.withheld), last stored \(statistics.lastStored?.time.iso8601 ?? "-")")
         #expect(all.allSatisfy { $0["Stored"] as? Bool == true }, "nothing sent that the tracker ignores")

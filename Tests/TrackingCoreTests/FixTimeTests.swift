@@ -9,6 +9,17 @@ import TrackingCore
         #expect(FixTime(nanosecondsSince1970: 951_782_400_123_456_789).iso8601 == "2000-02-29T00:00:00.123Z")
     }
 
+    /// What goes to the tracker: a whole second without `.000`, and parsed back to the same time.
+    @Test func writesTheWireFormShortestForWholeSeconds() {
+        let whole = FixTime(nanosecondsSince1970: 1_793_520_001_000_000_000)
+        #expect(whole.wireISO8601 == "2026-11-01T08:00:01Z")
+        let fraction = FixTime(nanosecondsSince1970: 1_793_520_001_200_000_000)
+        #expect(fraction.wireISO8601 == "2026-11-01T08:00:01.200Z")
+        for time in [whole, fraction, FixTime(nanosecondsSince1970: 951_782_400_001_000_000)] {
+            #expect(FixTime(iso8601: time.wireISO8601) == time)
+        }
+    }
+
     @Test func parsesWhatItWrites() {
         for nanos: Int64 in [0, 1_000_000, 86_399_999_000_000, 951_782_400_123_000_000, 1_793_520_001_999_000_000] {
             let time = FixTime(nanosecondsSince1970: nanos)
