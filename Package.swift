@@ -73,8 +73,8 @@ let package = Package(
         // Benchmarks that print figures, and the child of the spool crash test.
         .executableTarget(name: "gpstrackd-bench", dependencies: ["Spool", "SystemIO", "TrackingCore", "AWSLocation", "Uploader", "TestSupport"]),
 
-        // What tests on real filesystems share: a small tmpfs of their own.
-        .target(name: "TestSupport", path: "Tests/Support"),
+        // What tests and benchmarks share: a small tmpfs of their own, a seeded generator, fixture lines.
+        .target(name: "TestSupport", dependencies: ["TrackingCore"], path: "Tests/Support"),
 
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),

@@ -1,5 +1,6 @@
 """Figures gpstrackd-bench measures in process (the spool, a drain, a trickle), read from its JSON lines."""
 import datetime, json, os, statistics, subprocess
+from figures.common import DRIVE_SEED7
 from figures.fixtures import emulator_call, start_emulator, test_certificate
 from figures.table import meets
 
@@ -56,6 +57,9 @@ def bench_wire(args, bins, work, table):
     tls = test_certificate(work)
     emulator, url = start_emulator(work, "wire-emulator", ("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"), tls=tls)
     figures = bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0]])
+    # Issue 18's figure: make_drive's seed 7 through the default filter and uploader, idle
+    # connections closed after 60 s, ten times real time.
+    figures.update(bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0], "--drive", DRIVE_SEED7]))
     emulator.stop()
     for name, figure in figures.items():
         met = meets(figure["number"], figure["target"]) if "number" in figure and figure["target"] else None

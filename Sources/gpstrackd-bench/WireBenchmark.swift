@@ -7,6 +7,7 @@ import Foundation
 import Spool
 import Synchronization
 import TrackingCore
+import TestSupport
 import Uploader
 
 /// A loopback TCP relay to `target` that counts the bytes each way and closes a connection idle
@@ -124,4 +125,61 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
              + " (\(client.bytesOnTheWire) / \(counted.up + counted.down))", ">= 1.000")
     }
     line("bytes per position, resuming / full", fixed(perPosition[true]! / perPosition[false]!, 2), "")
+}
+
+/// Issue 18's figure: a recorded drive (`drive`, `gpstrackd watch` lines) through the default
+/// filter, each kept position handed to the uploader when the filter keeps it, with default
+/// upload settings (or `uploadInterval`), through a relay that closes connections idle for 60 s (a cellular NAT, a load
+/// balancer). Time runs `speedup` times faster, the upload interval and the relay's idle timeout
+/// with it, so the same requests meet the same reconnects as in real time.
+func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup: Double, uploadInterval: Double?) async throws {
+    guard let port = URL(string: endpoint)?.port.map(UInt16.init) else { print("wire needs --endpoint https://localhost:PORT"); exit(64) }
+    let fixes = try String(contentsOfFile: drive, encoding: .utf8).split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
+    guard let first = fixes.first else { print("\(drive) holds no fixes"); exit(65) }
+    say("wire, a drive: \(fixes.count) fixes of \(drive) in \(fixed(first.time.seconds(to: fixes.last!.time) / speedup, 0)) s, \(fixed(speedup, 0))x real time"
+        + (uploadInterval.map { ", upload-interval \(fixed($0, 0)) s" } ?? ""))
+    let relay = ByteCountingRelay(target: port, idleClose: 60 / speedup)
+    let directory = scratchDirectory("wire-drive")
+    system("rm -rf '\(directory)'")
+    let spool = try await Spool.open(.init(directory: directory))
+    let transport = SocketTransport(configuration: SocketTransport.Configuration(caFile: caFile))
+    let client = TrackerClient(
+        region: "us-east-1", endpoint: try ServiceEndpoint("https://localhost:\(relay.port)"),
+        credentials: StaticCredentialProvider(Credentials(
+            accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
+        transport: transport)
+    var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
+    configuration.uploadInterval = (uploadInterval ?? configuration.uploadInterval) / speedup
+    let uploader = Uploader(configuration: configuration, spool: spool, client: client)
+    let running = Task { await uploader.run() }
+    // Fix times as the uploader would see them live: the drive's offsets from now, compressed.
+    let began = SystemClock.now(), wall = ContinuousClock.now
+    func replayed(_ time: FixTime) -> FixTime { began.adding(seconds: first.time.seconds(to: time) / speedup) }
+    var chain = FilterChain(configuration: FilterConfiguration())
+    var kept = 0
+    for fix in fixes {
+        try await Task.sleep(until: wall + .milliseconds(Int64(first.time.seconds(to: fix.time) / speedup * 1000)))
+        let decision = chain.process(fix, clock: ClockReading(now: fix.time, synchronized: true))
+        for var position in decision.kept.map(\.location) {
+            position.time = replayed(position.time)
+            try await spool.append(position)
+            kept += 1
+        }
+    }
+    for var position in chain.finish().map(\.location) {
+        position.time = replayed(position.time)
+        try await spool.append(position)
+        kept += 1
+    }
+    while try await spool.statistics().queued > 0 { try await Task.sleep(for: .milliseconds(100)) }
+    uploader.stop()
+    await running.value
+    let counted = relay.counted, handshakes = transport.tlsHandshakes
+    line("figure", "value", "target")
+    line("drive: positions kept, requests", "\(kept), \(uploader.statistics.requests)", "")
+    line("drive: connections", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes",
+         "every one after the first resumed")
+    line("drive: bytes per position through the relay", fixed(Double(counted.up + counted.down) / Double(kept), 0)
+         + " (up \(counted.up), down \(counted.down))", "<= 850")
+    line("drive: bytes per position the transport counted", fixed(Double(client.bytesOnTheWire) / Double(kept), 0), "<= 850")
 }

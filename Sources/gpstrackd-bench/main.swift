@@ -9,6 +9,9 @@
 //   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM [--positions N] [--every MS] [--idle-close S]
 //                                                  bytes per position through a counting relay that
 //                                                  closes idle connections, with and without TLS resumption
+//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM --drive LOCATIONS.jsonl [--speedup K] [--upload-interval S]
+//                                                  bytes per position of a recorded drive through the
+//                                                  default filter and uploader, idle connections closed after 60 s
 //   gpstrackd-bench fill DIR --rows N              queue N positions in the spool under DIR (a backlog
 //                                                  for the daemon's memory and start-up benchmarks)
 //   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
@@ -215,8 +218,12 @@ case "filter":
     benchmarkFilter(seconds: seconds, seed: seed)
 case "wire":
     var (endpoint, caFile, positions, every, idleClose) = ("", "", 20, 2500, 2.0)
+    var (drive, speedup, uploadInterval): (String?, Double, Double?) = (nil, 10, nil)
     while let flag = arguments.popFirst() {
         switch flag {
+        case "--drive": drive = arguments.popFirst()
+        case "--speedup": speedup = Double(arguments.popFirst() ?? "") ?? speedup
+        case "--upload-interval": uploadInterval = Double(arguments.popFirst() ?? "")
         case "--endpoint": endpoint = arguments.popFirst() ?? ""
         case "--ca": caFile = arguments.popFirst() ?? ""
         case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
@@ -225,7 +232,11 @@ case "wire":
         default: print("unknown option \(flag)"); exit(64)
         }
     }
-    try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose)
+    if let drive {
+        try await benchmarkWireDrive(endpoint: endpoint, caFile: caFile, drive: drive, speedup: speedup, uploadInterval: uploadInterval)
+    } else {
+        try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose)
+    }
 case "live":
     var (endpoint, queued, liveSeconds) = ("", 50_000, 120)
     while let flag = arguments.popFirst() {

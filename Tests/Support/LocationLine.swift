@@ -1,11 +1,15 @@
 import Foundation
 import TrackingCore
 
-/// Parses `gpstrackd watch` lines back into `Location` values, for fixtures.
-enum LocationLine {
-    struct Malformed: Error { var line: String }
+/// Parses `gpstrackd watch` lines back into `Location` values, for fixtures (the fidelity tests'
+/// drives, and the wire benchmark's replay of one).
+public enum LocationLine {
+    public struct Malformed: Error {
+        public var line: String
+        public init(line: String) { self.line = line }
+    }
 
-    static func parse(_ line: String) throws -> Location {
+    public static func parse(_ line: String) throws -> Location {
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let timeText = object["time"] as? String, let time = FixTime(iso8601: timeText),
               let modeText = object["mode"] as? String, let mode = FixMode(modeText),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TrackingCore
 
 /// The default filter on a generated 12 km drive (parked drift, corners, a red light, a tunnel, a
