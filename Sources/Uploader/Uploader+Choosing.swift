@@ -42,7 +42,7 @@ extension Uploader {
         let goes = live || state.withLock { s in
             rows.count < limits.batchSize
                 ? s.schedule.partialBatchGoes(at: now, oldestAge: limits.waitsFromFixTime ? rows[0].location.time.seconds(to: wallClock()) : 0,
-                                             interval: configuration.uploadInterval)
+                                             interval: currentUploadInterval)
                 : { s.schedule.batchGoes(); return true }()
         }
         guard goes else {
@@ -84,7 +84,7 @@ extension Uploader {
         guard let first = live.first, let newest = live.last?.location.time else { return nil }
         let goes = state.withLock { s in
             s.schedule.liveBatchGoes(at: now, oldestAge: first.location.time.seconds(to: wallClock()),
-                                     interval: configuration.uploadInterval, full: live.count == limits.batchSize)
+                                     interval: currentUploadInterval, full: live.count == limits.batchSize)
         }
         guard goes else {
             await spool.release(live.map(\.id))

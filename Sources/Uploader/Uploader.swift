@@ -47,6 +47,11 @@ public final class Uploader: Sendable {
 
     /// The current settings; `update(_:)` changes them while running.
     public var configuration: Configuration { settings.withLock { $0 } }
+    /// `upload-interval` as it is now, for a due time worked out under the state's lock: a reload
+    /// forgets the partial batch's due time under that lock after it changed the settings, so a
+    /// due time set from the turn's own copy of them, older than the reload, could outlive it (a
+    /// partial batch would wait the old interval, an hour in the file sink's test).
+    var currentUploadInterval: Double { settings.withLock { $0.uploadInterval } }
     let settings: Mutex<Configuration>
     let spool: Spool
     let destination: any Destination
