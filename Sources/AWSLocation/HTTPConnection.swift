@@ -81,7 +81,9 @@ final class HTTPConnection {
     /// nothing to say but goodbye (a FIN, a TLS close_notify, a reset): such a connection is
     /// dropped before a request is written into it, which would cost the request's bytes on a
     /// metered link and a failed round trip. One whose peer (or a NAT) vanished silently still
-    /// looks quiet; the caller's retry on a new connection covers that.
+    /// looks quiet; the caller's retry on a new connection covers that. A server's late TLS
+    /// message (a session ticket sent after its answer) counts as goodbye too: that costs one
+    /// resumed handshake, never a request.
     var peerHasSpoken: Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) != 0
