@@ -86,7 +86,8 @@ final class HTTPConnection {
     /// resumed handshake, never a request.
     var peerHasSpoken: Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) != 0
+        // An interrupted or failed poll says nothing: the connection is tried (and, dead, replaced).
+        return poll(&descriptor, 1, 0) > 0
     }
 
     func close() {

@@ -28,6 +28,9 @@ public final class SocketTransport: HTTPTransport {
         public var maxIdle = 4
         /// Whether a reconnect resumes the server's last TLS session (off only to measure what it saves).
         public var resumesSessions = true
+        /// How long a connection lies idle before a failure on it at once is taken for a close
+        /// while idle (and the request goes again on a new connection).
+        public var staleAfter: Duration = .seconds(2)
 
         public init(connectTimeout: Double = 10, totalTimeout: Double = 30, caFile: String? = nil) {
             self.connectTimeout = connectTimeout
@@ -159,7 +162,7 @@ public final class SocketTransport: HTTPTransport {
                 let counted = connection.takeCountedBytes()
                 wire.withLock { $0 += counted }
                 connection.close()
-                if let idle, ContinuousClock.now - idle.since >= Self.staleAfter, case .connection = error { continue }
+                if let idle, ContinuousClock.now - idle.since >= configuration.staleAfter, case .connection = error { continue }
                 return .failure(httpError(error, request))
             }
         }
@@ -200,8 +203,6 @@ public final class SocketTransport: HTTPTransport {
 
     // MARK: - Pool and TLS context
 
-    /// How long a connection lies idle before a failure on it at once is taken for a close while idle.
-    public static let staleAfter = Duration.seconds(2)
 
     /// Closes the connections kept for reuse (the network changed; tests): the next request
     /// connects anew, resuming its TLS session.

@@ -198,13 +198,20 @@ import TrackingCore
         defer { server.terminate() }
         #expect(await ChildProcess.waitUntil(timeout: 10) { !server.stdoutLines.isEmpty })
         let port = try #require(Int(server.stdoutLines.first ?? ""))
-        let transport = SocketTransport()
+        // A `staleAfter` no busy test machine outlasts between two requests.
+        var patient = SocketTransport.Configuration()
+        patient.staleAfter = .seconds(60)
+        let transport = SocketTransport(configuration: patient)
         #expect(try await transport.send(Self.request(port)).bodyText == "ok")
         // At once on the same connection: the server drops it; the failure is the caller's.
         await #expect(throws: HTTPError.self) { try await transport.send(Self.request(port)) }
         #expect(try await transport.send(Self.request(port)).bodyText == "ok", "a new connection")
         // Idle past `staleAfter`: the close is taken for an idle timeout, the request goes again.
-        try await Task.sleep(for: SocketTransport.staleAfter + .milliseconds(200))
-        #expect(try await transport.send(Self.request(port)).bodyText == "ok")
+        var brief = SocketTransport.Configuration()
+        brief.staleAfter = .milliseconds(300)
+        let hasty = SocketTransport(configuration: brief)
+        #expect(try await hasty.send(Self.request(port)).bodyText == "ok")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await hasty.send(Self.request(port)).bodyText == "ok")
     }
 }
