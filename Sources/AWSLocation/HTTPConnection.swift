@@ -76,7 +76,6 @@ final class HTTPConnection {
         counts.deallocate()
     }
 
-    /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
     /// Whether an idle connection has heard from its peer. Between HTTP/1.1 exchanges a server has
     /// nothing to say but goodbye (a FIN, a TLS close_notify, a reset): such a connection is
     /// dropped before a request is written into it, which would cost the request's bytes on a
@@ -90,6 +89,7 @@ final class HTTPConnection {
         return poll(&descriptor, 1, 0) > 0
     }
 
+    /// Closes once; later calls (and `deinit`) do nothing, so a reused descriptor is never hit.
     func close() {
         if let ssl {
             gpstrackd_tls_close(ssl)

@@ -203,7 +203,6 @@ public final class SocketTransport: HTTPTransport {
 
     // MARK: - Pool and TLS context
 
-
     /// Closes the connections kept for reuse (the network changed; tests): the next request
     /// connects anew, resuming its TLS session.
     public func closeIdleConnections() {

@@ -6,8 +6,8 @@ import AWSLocation
 import Foundation
 import Spool
 import Synchronization
-import TrackingCore
 import TestSupport
+import TrackingCore
 import Uploader
 
 /// A loopback TCP relay to `target` that counts the bytes each way and closes a connection idle
@@ -129,9 +129,9 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
 
 /// Issue 18's figure: a recorded drive (`drive`, `gpstrackd watch` lines) through the default
 /// filter, each kept position handed to the uploader when the filter keeps it, with default
-/// upload settings (or `uploadInterval`), through a relay that closes connections idle for 60 s (a cellular NAT, a load
-/// balancer). Time runs `speedup` times faster, the upload interval and the relay's idle timeout
-/// with it, so the same requests meet the same reconnects as in real time.
+/// upload settings (or `uploadInterval`), through a relay that closes connections idle for 60 s
+/// (a cellular NAT, a load balancer). Time runs `speedup` times faster, the upload interval and
+/// the relay's idle timeout with it, so the same requests meet the same reconnects as in real time.
 func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup: Double, uploadInterval: Double?) async throws {
     guard let port = URL(string: endpoint)?.port.map(UInt16.init) else { print("wire needs --endpoint https://localhost:PORT"); exit(64) }
     let fixes = try String(contentsOfFile: drive, encoding: .utf8).split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
