@@ -5,7 +5,8 @@ import Testing
 @Suite struct CommandLineTests {
     func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(TestPaths.gpstrackd, arguments, directory: TestPaths.temporaryDirectory("cli"), name: "cli")
-        #expect(await child.waitForExit(timeout: 10))
+        // A bound on a hang, not a speed check: the suite starts dozens of processes at once.
+        #expect(await child.waitForExit(timeout: 30))
         return (child.terminationStatus, child.stdout, child.stderr)
     }
 
