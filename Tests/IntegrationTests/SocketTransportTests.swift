@@ -88,11 +88,7 @@ import TrackingCore
         let wire = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate,
                                                       "--positions", "3", "--every", "2500", "--idle-close", "2"], directory: directory, name: "wire")
         #expect(await wire.waitForExit(timeout: 60))
-        let figures = Dictionary(wire.stdoutLines.compactMap { line -> (String, String)? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let figure = object["figure"] as? String, let value = object["value"] as? String else { return nil }
-            return (figure, value)
-        }, uniquingKeysWith: { a, _ in a })
+        let figures = Self.figures(wire)
         print("wire: \(figures)")
         #expect(figures["connections, full handshakes (reference)"] == "3: 3 full, 0 resumed handshakes")
         #expect(figures["connections, resuming TLS sessions"] == "3: 1 full, 2 resumed handshakes")
@@ -104,6 +100,51 @@ import TrackingCore
             let counted = figures["bytes counted by the transport / the relay, \(label)"]?.split(separator: " ").first
             #expect(counted == "1.000", "\(label): \(figures["bytes counted by the transport / the relay, \(label)"] ?? "-")")
         }
+    }
+
+    /// What `gpstrackd-bench` printed: each figure's value by its name.
+    static func figures(_ bench: ChildProcess) -> [String: String] {
+        Dictionary(bench.stdoutLines.compactMap { line -> (String, String)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let figure = object["figure"] as? String, let value = object["value"] as? String else { return nil }
+            return (figure, value)
+        }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Issue 18's drive through the relay (`gpstrackd-bench wire --drive`, make_drive's seed 7
+    /// through the default filter and uploader, fifty times real time): every kept position is
+    /// stored, every reconnect resumes the TLS session, and the transport counts no byte the
+    /// relay did not carry.
+    @Test func aDriveThroughANATResumesEveryReconnectAndWastesNoByte() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls-drive")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: [
+            "--access-key", "AKIDEXAMPLE", "--secret-key", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        ])
+        defer { emulator.stop() }
+        let drive = TestPaths.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TrackingCoreTests/Fixtures/drive-seed7.locations.jsonl").path
+        let wire = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate,
+                                                      "--drive", drive, "--speedup", "50"], directory: directory, name: "wire-drive")
+        #expect(await wire.waitForExit(timeout: 120))
+        let figures = Self.figures(wire)
+        print("wire, a drive: \(figures)")
+        let kept = try #require(figures["drive: positions kept, requests"]?.split(separator: ",").first.flatMap { Int($0) })
+        #expect(kept >= 20, "the default filter keeps the drive's corners")
+        // Read back over the same TLS (the emulator's controls speak plain http).
+        let client = TrackerClient(region: "us-east-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(Credentials(
+                                       accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "test")),
+                                   transport: SocketTransport(configuration: .init(caFile: trusted.certificate)))
+        let now = SystemClock.now()
+        let stored = try await client.getDevicePositionHistory(tracker: "bench", device: "bench-device",
+                                                               start: now.adding(seconds: -3600), end: now.adding(seconds: 3600))
+        #expect(stored.count == kept, "every kept position stored")
+        let connections = try #require(figures["drive: connections"])
+        let counts = connections.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(counts.count == 3 && counts[1] == 1 && counts[2] == counts[0] - 1, "one full handshake, every reconnect resumed: \(connections)")
+        let relay = figures["drive: bytes per position through the relay"]?.split(separator: " ").first.map(String.init)
+        #expect(relay != nil && relay == figures["drive: bytes per position the transport counted"], "no byte into a closed connection")
     }
 
     @Test func refusesACertificateForAnotherName() async throws {
