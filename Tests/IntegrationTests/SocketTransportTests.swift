@@ -78,17 +78,9 @@ import TrackingCore
     /// anew; each reconnect resumes the session, fewer bytes cross than with full handshakes, and
     /// none goes into a connection already closed.
     @Test func aConnectionANATClosedIsReplacedByAResumedOne() async throws {
-        let directory = TestPaths.temporaryDirectory("transport-tls-nat")
-        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
-        // gpstrackd-bench signs with the documentation's example keys.
-        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: [
-            "--access-key", "AKIDEXAMPLE", "--secret-key", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-        ])
-        defer { emulator.stop() }
-        let wire = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate,
-                                                      "--positions", "3", "--every", "2500", "--idle-close", "2"], directory: directory, name: "wire")
-        #expect(await wire.waitForExit(timeout: 60))
-        let figures = Self.figures(wire)
+        let run = try await Self.wire("transport-tls-nat", ["--positions", "3", "--every", "2500", "--idle-close", "2"])
+        defer { run.emulator.stop() }
+        let figures = run.figures
         print("wire: \(figures)")
         #expect(figures["connections, full handshakes (reference)"] == "3: 3 full, 0 resumed handshakes")
         #expect(figures["connections, resuming TLS sessions"] == "3: 1 full, 2 resumed handshakes")
@@ -102,13 +94,33 @@ import TrackingCore
         }
     }
 
-    /// What `gpstrackd-bench` printed: each figure's value by its name.
-    static func figures(_ bench: ChildProcess) -> [String: String] {
-        Dictionary(bench.stdoutLines.compactMap { line -> (String, String)? in
+    /// The documentation's example keys, which gpstrackd-bench signs with.
+    static let exampleKeys = Credentials(
+        accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "test")
+
+    /// A `gpstrackd-bench wire` run against the emulator over TLS: what it printed, each
+    /// figure's value by its name, and the emulator (still running) with its certificate.
+    struct WireRun {
+        var figures: [String: String]
+        var emulator: TrackerEmulator
+        var certificate: String
+    }
+
+    static func wire(_ label: String, _ arguments: [String]) async throws -> WireRun {
+        let directory = TestPaths.temporaryDirectory(label)
+        let trusted = try await certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: [
+            "--access-key", exampleKeys.accessKeyID, "--secret-key", exampleKeys.secretAccessKey,
+        ])
+        let bench = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate] + arguments,
+                                     directory: directory, name: "wire")
+        #expect(await bench.waitForExit(timeout: 120))
+        let figures = Dictionary(bench.stdoutLines.compactMap { line -> (String, String)? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let figure = object["figure"] as? String, let value = object["value"] as? String else { return nil }
             return (figure, value)
         }, uniquingKeysWith: { a, _ in a })
+        return WireRun(figures: figures, emulator: emulator, certificate: trusted.certificate)
     }
 
     /// Issue 18's drive through the relay (`gpstrackd-bench wire --drive`, make_drive's seed 7
@@ -116,26 +128,17 @@ import TrackingCore
     /// stored, every reconnect resumes the TLS session, and the transport counts no byte the
     /// relay did not carry.
     @Test func aDriveThroughANATResumesEveryReconnectAndWastesNoByte() async throws {
-        let directory = TestPaths.temporaryDirectory("transport-tls-drive")
-        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
-        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: [
-            "--access-key", "AKIDEXAMPLE", "--secret-key", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
-        ])
-        defer { emulator.stop() }
         let drive = TestPaths.fixtures.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("TrackingCoreTests/Fixtures/drive-seed7.locations.jsonl").path
-        let wire = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate,
-                                                      "--drive", drive, "--speedup", "50"], directory: directory, name: "wire-drive")
-        #expect(await wire.waitForExit(timeout: 120))
-        let figures = Self.figures(wire)
+        let run = try await Self.wire("transport-tls-drive", ["--drive", drive, "--speedup", "50"])
+        defer { run.emulator.stop() }
+        let figures = run.figures
         print("wire, a drive: \(figures)")
         let kept = try #require(figures["drive: positions kept, requests"]?.split(separator: ",").first.flatMap { Int($0) })
         #expect(kept >= 20, "the default filter keeps the drive's corners")
         // Read back over the same TLS (the emulator's controls speak plain http).
-        let client = TrackerClient(region: "us-east-1", endpoint: emulator.endpoint,
-                                   credentials: StaticCredentialProvider(Credentials(
-                                       accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "test")),
-                                   transport: SocketTransport(configuration: .init(caFile: trusted.certificate)))
+        let client = TrackerClient(region: "us-east-1", endpoint: run.emulator.endpoint, credentials: StaticCredentialProvider(Self.exampleKeys),
+                                   transport: SocketTransport(configuration: .init(caFile: run.certificate)))
         let now = SystemClock.now()
         let stored = try await client.getDevicePositionHistory(tracker: "bench", device: "bench-device",
                                                                start: now.adding(seconds: -3600), end: now.adding(seconds: 3600))
