@@ -32,7 +32,7 @@ import Uploader
 
         let arrived = try await setup.emulator.positions()
         let received = Dictionary(arrived.compactMap { p -> (String, FixTime)? in
-            guard let sample = (p["SampleTime"] as? String).flatMap(FixTime.init(iso8601:))?.iso8601, let at = (p["ReceivedTime"] as? String).flatMap(FixTime.init(iso8601:)) else { return nil }
+            guard let sample = Helpers.sampleTime(p), let at = (p["ReceivedTime"] as? String).flatMap(FixTime.init(iso8601:)) else { return nil }
             return (sample, at)
         }, uniquingKeysWith: { first, _ in first })
         #expect(arrived.count == 312, "every position once")

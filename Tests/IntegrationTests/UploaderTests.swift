@@ -113,11 +113,12 @@ import Uploader
         let count = 400
         let setup = try await Self.setup("uploader-faults", positions: count)
         defer { setup.emulator.stop() }
-        let poisoned = [17, 123, 301].map { Self.location($0).time.iso8601 }
+        let poisonedTimes = [17, 123, 301].map { Self.location($0).time }
+        let poisoned = poisonedTimes.map(\.iso8601)
         // The emulator matches the text on the wire.
         try await setup.emulator.configure([
             "latency_ms": 200, "error_rate": 0.2, "item_error_rate": 0.2, "drop_rate": 0.05, "lose_rate": 0.01,
-            "rps": 5, "poison_items": [17, 123, 301].map { Self.location($0).time.wireISO8601 },
+            "rps": 5, "poison_items": poisonedTimes.map(\.wireISO8601),
         ])
         let events = Events()
         let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client) { events.append($0) }
@@ -151,8 +152,9 @@ import Uploader
     @Test func aWholeBatchValidationErrorIsBisectedToTheBadPosition() async throws {
         let setup = try await Self.setup("uploader-bisect", positions: 40)
         defer { setup.emulator.stop() }
-        let bad = Self.location(13).time.iso8601
-        try await setup.emulator.configure(["poison_requests": [Self.location(13).time.wireISO8601]])
+        let badTime = Self.location(13).time
+        let bad = badTime.iso8601
+        try await setup.emulator.configure(["poison_requests": [badTime.wireISO8601]])
         let uploader = Uploader(configuration: Self.configuration(), spool: setup.spool, client: setup.client)
         let running = Task { await uploader.run() }
         #expect(try await Self.waitUntilDrained(setup.spool, timeout: 30))
