@@ -80,10 +80,24 @@ final class ByteCountingRelay: Sendable {
     }
 }
 
+/// The emulator's port, from `--endpoint`: what the relay forwards to.
+func emulatorPort(_ endpoint: String) -> UInt16 {
+    guard let port = URL(string: endpoint)?.port.map(UInt16.init) else { print("wire needs --endpoint https://localhost:PORT"); exit(64) }
+    return port
+}
+
+/// A tracker client whose requests go through `relay`, signed with the documentation's example
+/// keys (the emulator's for these benchmarks).
+func clientThrough(_ relay: ByteCountingRelay, transport: SocketTransport) throws -> TrackerClient {
+    TrackerClient(
+        region: "us-east-1", endpoint: try ServiceEndpoint("https://localhost:\(relay.port)"),
+        credentials: StaticCredentialProvider(Credentials(
+            accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
+        transport: transport)
+}
+
 func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int, idleClose: Double) async throws {
-    guard let url = URL(string: endpoint), let port = url.port.map(UInt16.init) else {
-        print("wire needs --endpoint https://localhost:PORT"); exit(64)
-    }
+    let port = emulatorPort(endpoint)
     say("wire: \(positions) positions, one every \(every) ms, each its own request, through a relay closing connections idle \(fixed(idleClose, 1)) s")
     line("figure", "value", "target")
     var perPosition: [Bool: Double] = [:]
@@ -95,11 +109,7 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         var transportConfiguration = SocketTransport.Configuration(caFile: caFile)
         transportConfiguration.resumesSessions = resuming
         let transport = SocketTransport(configuration: transportConfiguration)
-        let client = TrackerClient(
-            region: "us-east-1", endpoint: try ServiceEndpoint("https://localhost:\(relay.port)"),
-            credentials: StaticCredentialProvider(Credentials(
-                accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
-            transport: transport)
+        let client = try clientThrough(relay, transport: transport)
         let uploader = Uploader(configuration: .init(tracker: "bench", deviceID: "bench-device"), spool: spool, client: client)
         let running = Task { await uploader.run() }
         for n in 0..<positions {
@@ -115,12 +125,12 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         let handshakes = transport.tlsHandshakes
         let label = resuming ? "resuming TLS sessions" : "full handshakes (reference)"
         // Every position here meets a closed connection (the worst case): issue 18's 850 bytes are
-        // for a drive with a reconnect every dozen positions.
+        // for a drive, with few reconnects (`--drive`).
         line("bytes per position, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", "")
         line("connections, \(label)", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes", "")
-        // What `data-budget` spends: the transport's own count against the relay's. Above it by
-        // the requests written into connections the relay had closed: they left the device (a
-        // SIM bills them) and never reached the relay.
+        // What `data-budget` spends: the transport's own count against the relay's. A request
+        // written into a connection the relay had closed would put it above: it left the device
+        // (a SIM bills it) and never reached the relay.
         line("bytes counted by the transport / the relay, \(label)", fixed(Double(client.bytesOnTheWire) / Double(counted.up + counted.down), 3)
              + " (\(client.bytesOnTheWire) / \(counted.up + counted.down))", ">= 1.000")
     }
@@ -133,7 +143,7 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
 /// (a cellular NAT, a load balancer). Time runs `speedup` times faster, the upload interval and
 /// the relay's idle timeout with it, so the same requests meet the same reconnects as in real time.
 func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup: Double, uploadInterval: Double?) async throws {
-    guard let port = URL(string: endpoint)?.port.map(UInt16.init) else { print("wire needs --endpoint https://localhost:PORT"); exit(64) }
+    let port = emulatorPort(endpoint)
     let fixes = try String(contentsOfFile: drive, encoding: .utf8).split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
     guard let first = fixes.first else { print("\(drive) holds no fixes"); exit(65) }
     say("wire, a drive: \(fixes.count) fixes of \(drive) in \(fixed(first.time.seconds(to: fixes.last!.time) / speedup, 0)) s, \(fixed(speedup, 0))x real time"
@@ -143,11 +153,7 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     system("rm -rf '\(directory)'")
     let spool = try await Spool.open(.init(directory: directory))
     let transport = SocketTransport(configuration: SocketTransport.Configuration(caFile: caFile))
-    let client = TrackerClient(
-        region: "us-east-1", endpoint: try ServiceEndpoint("https://localhost:\(relay.port)"),
-        credentials: StaticCredentialProvider(Credentials(
-            accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "benchmark")),
-        transport: transport)
+    let client = try clientThrough(relay, transport: transport)
     var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
     configuration.uploadInterval = (uploadInterval ?? configuration.uploadInterval) / speedup
     let uploader = Uploader(configuration: configuration, spool: spool, client: client)
@@ -157,20 +163,18 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     func replayed(_ time: FixTime) -> FixTime { began.adding(seconds: first.time.seconds(to: time) / speedup) }
     var chain = FilterChain(configuration: FilterConfiguration())
     var kept = 0
-    for fix in fixes {
-        try await Task.sleep(until: wall + .milliseconds(Int64(first.time.seconds(to: fix.time) / speedup * 1000)))
-        let decision = chain.process(fix, clock: ClockReading(now: fix.time, synchronized: true))
-        for var position in decision.kept.map(\.location) {
+    func hand(_ decided: [KeptLocation]) async throws {
+        for var position in decided.map(\.location) {
             position.time = replayed(position.time)
             try await spool.append(position)
             kept += 1
         }
     }
-    for var position in chain.finish().map(\.location) {
-        position.time = replayed(position.time)
-        try await spool.append(position)
-        kept += 1
+    for fix in fixes {
+        try await Task.sleep(until: wall + .milliseconds(Int64(first.time.seconds(to: fix.time) / speedup * 1000)))
+        try await hand(chain.process(fix, clock: ClockReading(now: fix.time, synchronized: true)).kept)
     }
+    try await hand(chain.finish())
     while try await spool.statistics().queued > 0 { try await Task.sleep(for: .milliseconds(100)) }
     uploader.stop()
     await running.value
