@@ -31,11 +31,13 @@ public struct DirectionCone: Sendable {
     }
 
     /// Whether the segment to `point` passes near every point added so far (`admits`), then adds
-    /// it: the filter's step for each fix, its distance and direction computed once.
-    public mutating func admitsThenAdds(_ point: (x: Double, y: Double)) -> Bool {
+    /// it: the filter's step for each fix, its distance and direction computed once. `left` and
+    /// `right` (at most `tolerance`) narrow the room on one side: how far the segment may pass
+    /// with the point on its left, or on its right.
+    public mutating func admitsThenAdds(_ point: (x: Double, y: Double), left: Double? = nil, right: Double? = nil) -> Bool {
         let distance = (point.x * point.x + point.y * point.y).squareRoot(), direction = atan2(point.y, point.x)
         let admitted = distance >= farthest && contains(direction: direction)
-        add(distance: distance, direction: direction)
+        add(distance: distance, direction: direction, left: min(left ?? tolerance, tolerance), right: min(right ?? tolerance, tolerance))
         return admitted
     }
 
@@ -51,18 +53,22 @@ public struct DirectionCone: Sendable {
         contains(direction: atan2(point.y, point.x))
     }
 
-    private mutating func add(distance: Double, direction: Double) {
+    /// A segment direction clockwise of the point's passes with the point on its left, so `left`
+    /// bounds how far clockwise it may turn; `right` the other way.
+    private mutating func add(distance: Double, direction: Double, left: Double? = nil, right: Double? = nil) {
         farthest = max(farthest, distance)
-        guard distance > tolerance, !isEmpty else { return }
-        let half = (tolerance / distance).clampedAsin
+        let left = left ?? tolerance, right = right ?? tolerance
+        guard distance > min(left, right), !isEmpty else { return }
+        let clockwise = distance > left ? (left / distance).clampedAsin : .pi
+        let counterclockwise = distance > right ? (right / distance).clampedAsin : .pi
         guard let centre else {
             self.centre = direction
-            (low, high) = (-half, half)
+            (low, high) = (-clockwise, counterclockwise)
             return
         }
         let relative = Self.wrapped(direction - centre)
-        low = max(low, relative - half)
-        high = min(high, relative + half)
+        low = max(low, relative - clockwise)
+        high = min(high, relative + counterclockwise)
         if low > high { isEmpty = true }
     }
 

@@ -16,7 +16,7 @@
 /// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
 /// constant time, a corner the fixes held since it; those are at most `maxHeld`. The kept track
 /// passes within `max-deviation` of every moving fix between its points (the cone keeps to
-/// `coneShare` of it).
+/// `coneShare` of it, and to `turnShare` on a bend's inside of a fix, see `TurnWatch`).
 ///
 /// "Stopped" has hysteresis: moving → stopped after `stop-delay` seconds of fixes no faster than
 /// `stopped-speed`; stopped → moving after two consecutive fixes at least `moving-speed` fast,
@@ -27,14 +27,19 @@ public struct MotionTriggers: Sendable {
     public enum Motion: String, Sendable { case moving, stopped }
 
     public var configuration: FilterConfiguration {
-        // A reload's new max-deviation applies to the fixes held, not only from the next point.
-        didSet { if configuration.maxDeviation != oldValue.maxDeviation { rehold() } }
+        // A reload's new max-deviation (or the tracker's rule, which sets the cone's share)
+        // applies to the fixes held, not only from the next point.
+        didSet {
+            if configuration.maxDeviation != oldValue.maxDeviation || configuration.trackerFiltering != oldValue.trackerFiltering { rehold() }
+        }
     }
     public private(set) var motion: Motion = .stopped
     public private(set) var lastKept: Location?
 
     /// Accepted fixes since the last kept one, with their positions in a plane around it.
-    private var since: [(location: Location, x: Double, y: Double, reachable: Bool)] = []
+    private var since: [(location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn)] = []
+    /// Which way the vehicle turns at each moving fix.
+    private var turns = TurnWatch()
     private var plane: LocalPlane?
     /// The directions from the last kept fix that pass within `max-deviation` of every held fix.
     private var cone: DirectionCone
@@ -50,20 +55,40 @@ public struct MotionTriggers: Sendable {
 
     /// Longest run of fixes held for the deviation check before one is kept regardless.
     private let maxHeld = 5000
-    /// The share of `max-deviation` the cone allows between the kept track and the fixes. The
-    /// fixes are themselves off the road by the receiver's error (a slowly wandering offset of
-    /// several metres), so a track that used the whole tolerance would pass the road farther
-    /// than it: the rest is left to that error. Measured on make_drive's route and our own
-    /// (SimplificationFidelityTests): at 0.8 the track stays within 12 m of the true path with
-    /// about 1.2x the fewest points; at 1.0, 1.1x the points and up to 13-15 m.
-    public static let coneShare = 0.8
+    /// The share of `max-deviation` the cone allows between the kept track and the fixes, on a
+    /// straight and on a bend's outside: all of it. Where the fixes wander about a straight road,
+    /// the road is among them and a segment within the tolerance of them stays near it.
+    public static let coneShare = 1.0
+    /// The share a segment gets on a bend's inside of a fix (`TurnWatch`). The receiver's fixes
+    /// cut a bend by several metres themselves, so a chord cutting them by the whole tolerance
+    /// cut the road by 13-15 m (make_drive's curves and corners). Measured on make_drive's seeds
+    /// and our own routes at 1, 5 and 10 Hz (SimplificationFidelityTests): at 0.7, every track
+    /// within 12 m of the true path (or 1.2x the every-fix floor) with at most 1.2x the fewest
+    /// points at 1 and 5 Hz; a single 0.8 everywhere kept up to 1.25x, and left seed 43's first
+    /// corner 12.6 m off.
+    public static let turnShare = 0.7
+    /// A stop's point drifted farther than this share of `max-deviation` from where the vehicle
+    /// stood gets the departure's point at the place (see `processStopped`).
+    static let driftShare = 0.8
+    /// Under TimeBased the tracker's 30 s, not the tolerance, sets how many points are sent, and
+    /// the spacing chooses among the corners the cone finds: there the cone keeps
+    /// `timeBasedShare`, for corners closer to the road to choose from.
+    static let timeBasedShare = 0.8
+
     /// A turn whose apex stands this many `max-deviation`s off the chord (a U-turn, a hairpin) is
     /// kept at its apex, where the road is, rather than at the farthest point the cone reaches.
     static let apexFactor = 3.0
 
+    /// The cone's tolerance: `max-deviation` times the share for the tracker's rule.
+    private var coneTolerance: Double { Self.coneTolerance(configuration) }
+
+    private static func coneTolerance(_ configuration: FilterConfiguration) -> Double {
+        configuration.maxDeviation * (configuration.trackerFiltering == .timeBased ? timeBasedShare : coneShare)
+    }
+
     public init(configuration: FilterConfiguration) {
         self.configuration = configuration
-        cone = DirectionCone(tolerance: configuration.maxDeviation * Self.coneShare)
+        cone = DirectionCone(tolerance: Self.coneTolerance(configuration))
     }
 
     /// Fixes held for the deviation check (the memory the stage holds, besides its own fields).
@@ -127,16 +152,17 @@ public struct MotionTriggers: Sendable {
             > max(configuration.maxDeviation, (last.horizontalAccuracy ?? 0) + (departure.horizontalAccuracy ?? 0)) {
             out.append(keep(departure, .departure))
         } else if let parked, let place = parked.nearest, place.time > last.time,
-                  parked.offset(of: last) > configuration.maxDeviation * Self.coneShare, parked.offset(of: place) < parked.offset(of: last) / 2 {
+                  parked.offset(of: last) > configuration.maxDeviation * Self.driftShare, parked.offset(of: place) < parked.offset(of: last) / 2 {
             // Where the vehicle stood, when the point kept for the stop was a fix drifted off it.
             out.append(keep(place, .departure))
         }
         parked = nil
         // The run's first fast fix is the first of the way out: the track must pass near it too.
-        if fastRun >= 2, let first = previous, first.time > (lastKept ?? last).time { hold(first) }
+        if fastRun >= 2, let first = previous, first.time > (lastKept ?? last).time { hold(first, .straight) }
         fastRun = 0
         beforeFastRun = nil
-        hold(fix)
+        turns.reset()
+        hold(fix, .straight)
         return out
     }
 
@@ -144,6 +170,7 @@ public struct MotionTriggers: Sendable {
 
     private mutating func processMoving(_ fix: Location, last: Location) -> [KeptLocation] {
         var out: [KeptLocation] = []
+        let turn = turns.turn(at: fix)
         if let speed = fix.speed, speed <= configuration.stoppedSpeed {
             let start = slowSince ?? fix.time
             slowSince = start
@@ -173,7 +200,7 @@ public struct MotionTriggers: Sendable {
                 return out
             }
         }
-        hold(fix)
+        hold(fix, turn)
         // While slowing to a possible stop, receiver drift would look like corners: the fixes are
         // held and judged when the vehicle either stops or moves on.
         if slowSince == nil { out += keepCorners() }
@@ -242,9 +269,9 @@ public struct MotionTriggers: Sendable {
 
     /// Keeps held fix `index` as a corner and judges the fixes after it from there.
     private mutating func reanchor(at index: Int) -> KeptLocation {
-        let rest = since[(index + 1)...].map(\.location)
+        let rest = since[(index + 1)...].map { ($0.location, $0.turn) }
         let corner = keep(since[index].location, .deviation)
-        for fix in rest { hold(fix) }
+        for (fix, turn) in rest { hold(fix, turn) }
         return corner
     }
 
@@ -258,26 +285,31 @@ public struct MotionTriggers: Sendable {
         return since.allSatisfy { LocalPlane.distance(from: ($0.x, $0.y), toSegment: (0, 0), point) <= tolerance }
     }
 
-    private mutating func hold(_ fix: Location) {
+    /// Holds a fix for the deviation check. In a bend, a segment passing on the bend's inside of
+    /// the fix (with the fix on its left, in a right turn) gets `turnShare` of the room: the receiver's fixes cut
+    /// a bend already, and the road is farther out than they are.
+    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
-        let reachable = cone.admitsThenAdds(p) && last.time.seconds(to: fix.time) >= configuration.minInterval
-        since.append((fix, p.x, p.y, reachable))
+        let tight = cone.tolerance * Self.turnShare
+        let reachable = cone.admitsThenAdds(p, left: turn == .right ? tight : nil, right: turn == .left ? tight : nil)
+            && last.time.seconds(to: fix.time) >= configuration.minInterval
+        since.append((fix, p.x, p.y, reachable, turn))
     }
 
     /// Judges the held fixes again from the last kept fix (some were taken away).
     private mutating func rehold() {
-        let held = since.map(\.location)
+        let held = since.map { ($0.location, $0.turn) }
         since.removeAll(keepingCapacity: true)
-        cone = DirectionCone(tolerance: configuration.maxDeviation * Self.coneShare)
-        for fix in held { hold(fix) }
+        cone = DirectionCone(tolerance: coneTolerance)
+        for (fix, turn) in held { hold(fix, turn) }
     }
 
     private mutating func keep(_ fix: Location, _ trigger: KeepTrigger) -> KeptLocation {
         lastKept = fix
         since.removeAll(keepingCapacity: true)
         plane = LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
-        cone = DirectionCone(tolerance: configuration.maxDeviation * Self.coneShare)
+        cone = DirectionCone(tolerance: coneTolerance)
         return KeptLocation(location: fix, trigger: trigger)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 import TrackingCore
@@ -27,18 +28,24 @@ import TrackingCore
     @Test func aCornerTheHeartbeatNeedsIsItsProofOfLife() {
         // East for 59 s at 10 m/s, then north: the heartbeat falls due on the first fix past the
         // corner, which needs the corner kept; the corner is the point, and the fix is held.
+        // (At 8 m: with the whole 10 m, the fix 10 m past a corner 590 m out is within it.)
         var fixes = (0...59).map { Track.fix(Double($0), east: Double($0) * 10) }
         fixes += (60...125).map { Track.fix(Double($0), east: 590, north: Double($0 - 59) * 10, course: 0) }
-        let kept = run(fixes)
+        var configuration = FilterConfiguration()
+        configuration.maxDeviation = 8
+        let kept = run(fixes, configuration: configuration)
         #expect(kept.map(\.trigger) == [.first, .deviation, .heartbeat])
         #expect(seconds(kept) == [0, 59, 119], "no heartbeat a second after the corner; the next 60 s after it")
     }
 
     @Test func keepsTheApexOfACorner() {
-        // East for 20 s at 10 m/s, then north.
+        // East for 20 s at 10 m/s, then north; at 8 m, so that the fix 10 m past the corner is
+        // beyond the tolerance of a segment that cuts it.
         var fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10) }
         fixes += (1...20).map { Track.fix(Double(20 + $0), east: 200, north: Double($0) * 10, course: 0) }
-        let kept = run(fixes)
+        var configuration = FilterConfiguration()
+        configuration.maxDeviation = 8
+        let kept = run(fixes, configuration: configuration)
         #expect(kept.map(\.trigger) == [.first, .deviation])
         #expect(seconds(kept) == [0, 20], "the corner itself, at 200 m east")
     }
@@ -175,5 +182,26 @@ import TrackingCore
         for second in 0...10 { _ = triggers.process(Track.fix(Double(second), east: Double(second) * 10)) }
         #expect(triggers.finish().last?.location.time == Track.start.adding(seconds: 10))
         #expect(triggers.finish().isEmpty)
+    }
+}
+
+/// A bend's inside: the receiver's fixes cut it already, so the kept track may cut them less.
+@Suite struct MotionTriggersBendTests {
+    @Test func aCurveIsCutByLessThanAStraightsWobble() {
+        // A right-hand curve of 400 m radius at 20 m/s (2.9°/s), the receiver's fixes on it.
+        let radius = 400.0, speed = 20.0
+        let fixes = (0...40).map { second -> Location in
+            let angle = Double(second) * speed / radius
+            return Track.fix(Double(second), east: radius * sin(angle), north: radius * (cos(angle) - 1),
+                             speed: speed, course: 90 + angle * 180 / .pi)
+        }
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        var track = fixes.flatMap { triggers.process($0).map(\.location) }
+        track += triggers.finish().map(\.location)
+        let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: track, tolerance: 10)
+        // All the fixes lie on the curve's outside of its chords: the bend's 7 m, not the 10 m a
+        // straight's wobble gets (`ignoresWobbleWithinTheMaximumDeviation`).
+        #expect(farthest <= 7.05, "the farthest fix \(farthest) m off the kept track")
+        #expect(farthest > 5, "the room is used: \(track.count) points")
     }
 }

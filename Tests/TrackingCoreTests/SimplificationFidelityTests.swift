@@ -104,17 +104,16 @@ import TrackingCore
         let report = try await offThePool { try Self.measure(drive) }
         print("\(drive): \(report.line)")
         #expect(report.beyond == 0, "every moving fix within max-deviation + 0.5 m of the kept track")
-        // The targets are 1.2x the fewest points and 12 m from the true path (or 1.2x the every-fix
-        // floor). Points as measured: up to 1.25x (the heartbeat adds points the optimum does not
-        // need; the cone leaves a fifth of the tolerance to the receiver's error, see
-        // `MotionTriggers.coneShare`), a bound against regressions.
-        #expect(report.ratio <= 1.28, "close to the fewest points any track needs")
-        // The true path is within the receiver's own error of the fixes, and the fixes within 8 m
-        // of the track: that sum is what a track can promise.
+        // The targets are 1.2x the fewest points (at 1 and 5 Hz; 10 Hz as measured, 1.21x on
+        // random road 101, a bound against regressions) and 12 m from the true path (or 1.2x the
+        // every-fix floor).
+        #expect(report.ratio <= (drive.hasSuffix("-10hz") ? 1.22 : 1.2), "close to the fewest points any track needs")
+        // The true path is within the receiver's own error of the fixes, and the fixes within the
+        // tolerance of the track: that sum is what a track can promise.
         #expect(report.truth.maxDeviation <= MotionTriggers.coneShare * 10 + report.noise + 0.5, "within the receiver's error of the fixes' track")
-        // Seed 43's first corner is missed by 0.6 m: the receiver's fixes there are up to 10.6 m
+        // Seed 43's first corner is missed by 3 cm: the receiver's fixes there are up to 10.6 m
         // inside the true corner themselves (a regression bound for it, the target for the rest).
-        let truthBound = drive == "drive-seed43" ? 12.7 : max(12, 1.2 * report.floor)
+        let truthBound = drive == "drive-seed43" ? 12.1 : max(12, 1.2 * report.floor)
         #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
         #expect(report.kept <= report.optimumWithHeartbeat * 6 / 5 + 1, "close to the fewest points a track with the heartbeat needs")
         #expect(report.parked <= 4, "at most two points per parked period")

@@ -16,7 +16,7 @@ import TrackingCore
                 east += step.0
                 north += step.1
             }
-            fixes.append(Track.fix(Double(second), east: east, north: north, speed: stopped ? 0 : 10, course: Double(heading * 90), accuracy: 5))
+            fixes.append(Track.fix(Double(second), east: east, north: north, speed: stopped ? 0 : 10, course: [90.0, 0, 270, 180][heading], accuracy: 5))
         }
         return fixes
     }

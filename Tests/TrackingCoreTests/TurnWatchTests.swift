@@ -1,0 +1,64 @@
+import Testing
+import TrackingCore
+
+/// Which way the vehicle turns, from the course over the last five seconds.
+@Suite struct TurnWatchTests {
+    func turns(_ courses: [Double], every interval: Double = 1) -> [TurnWatch.Turn] {
+        var watch = TurnWatch()
+        return courses.enumerated().map { watch.turn(at: Track.fix(Double($0.offset) * interval, course: $0.element)) }
+    }
+
+    @Test func aSteadyCourseIsStraight() {
+        #expect(Set(turns(Array(repeating: 90, count: 12))) == [.straight])
+    }
+
+    @Test func aGrowingCourseIsARightTurnAndAShrinkingOneALeftTurn() {
+        // Judged over five seconds from the start too: 3°/s shows once 3 s of it have come.
+        let right = turns((0..<12).map { 90 + Double($0) * 3 })
+        #expect(right.prefix(3).allSatisfy { $0 == .straight } && right.dropFirst(3).allSatisfy { $0 == .right }, "3°/s clockwise: \(right)")
+        let left = turns((0..<12).map { 90 - Double($0) * 3 })
+        #expect(left.dropFirst(3).allSatisfy { $0 == .left }, "3°/s anticlockwise: \(left)")
+    }
+
+    @Test func aTurnThroughNorthIsOneTurn() {
+        let courses = (0..<12).map { (350 + Double($0) * 3).truncatingRemainder(dividingBy: 360) }
+        #expect(turns(courses).dropFirst(3).allSatisfy { $0 == .right }, "350° → 23°, through north")
+    }
+
+    @Test func aHighwaysLongCurveIsABendAndACourseWanderingAboutAStraightIsNot() {
+        // 2°/s, as a highway's curve at 28 m/s.
+        #expect(turns((0..<12).map { 220 + Double($0) * 2 }).suffix(6).allSatisfy { $0 == .right })
+        // A receiver's course at 10 Hz, 2° either side of the road's, fix by fix: 40°/s from one
+        // fix to the next, nothing over five seconds.
+        let wander = (0..<100).map { 90 + ($0 % 2 == 0 ? 2.0 : -2.0) }
+        #expect(Set(turns(wander, every: 0.1)) == [.straight])
+    }
+
+    @Test func withoutACourseNothingIsSaid() {
+        var watch = TurnWatch()
+        #expect(watch.turn(at: Track.fix(0, course: nil)) == .straight)
+        #expect(watch.turn(at: Track.fix(1, course: 90)) == .straight)
+        #expect(watch.turn(at: Track.fix(2, course: 120)) == .right)
+        watch.reset()
+        #expect(watch.turn(at: Track.fix(3, course: 200)) == .straight, "a reset forgets the course before")
+    }
+}
+
+/// The cone's room on each side of a point.
+@Suite struct DirectionConeSideTests {
+    @Test func aNarrowerSideAdmitsLessOnThatSideOnly() {
+        // A point 100 m east. A segment to (200, -16) passes 8 m south of it, the point on its
+        // left; one to (200, 16) passes 8 m north, the point on its right.
+        var even = DirectionCone(tolerance: 10)
+        _ = even.admitsThenAdds((100, 0))
+        #expect(even.admits((200, -16)) && even.admits((200, 16)))
+        var narrowLeft = DirectionCone(tolerance: 10)
+        _ = narrowLeft.admitsThenAdds((100, 0), left: 5)
+        #expect(!narrowLeft.admits((200, -16)), "8 m with the point on the left, 5 m allowed")
+        #expect(narrowLeft.admits((200, 16)), "8 m with the point on the right, 10 m allowed")
+        #expect(narrowLeft.admits((200, -8)), "4 m with the point on the left")
+        var narrowRight = DirectionCone(tolerance: 10)
+        _ = narrowRight.admitsThenAdds((100, 0), right: 5)
+        #expect(narrowRight.admits((200, -16)) && !narrowRight.admits((200, 16)))
+    }
+}
