@@ -16,10 +16,13 @@ struct SpacedPath {
     /// Candidates considered; more fixes are thinned evenly (the last always stays).
     static let maxNodes = 60
 
-    /// The points to keep, in time order, ending with the newest fix when `keepingEnd` (a stop, a
-    /// heartbeat: the vehicle's current place must be kept); empty when the straight line from
-    /// `origin` still does (or the end cannot be reached yet).
-    func points(keepingEnd: Bool) -> [Location] {
+    /// The points to keep, in time order; with `reaching` (a stop, a heartbeat: the vehicle's
+    /// place since then must be kept), the last of them a fix of that time or later: the newest,
+    /// or an earlier one with the stretch after it still open, as a corner there may need (a
+    /// heartbeat due where a corner is, and the two too close for the rule to store both). Empty
+    /// when the straight line from `origin` still represents the fixes (or the rule cannot reach
+    /// that time yet).
+    func points(reaching: FixTime? = nil) -> [Location] {
         guard !fixes.isEmpty else { return [] }
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
         let projected = [(x: 0.0, y: 0.0)] + fixes.map { plane.project($0) }
@@ -44,9 +47,12 @@ struct SpacedPath {
             }
             return worst
         }
-        // Edges: the rule between kept points; into the end only when it is kept.
+        // Edges: the rule between kept points. Into the end, either the end is kept (the rule
+        // applies) or the stretch after `a` stays open (no rule; `a` must reach the time asked).
+        func keepsEnd(_ a: Int) -> Bool { reaching != nil && filtering.stores(location(end), after: location(a)) }
+        func leavesOpen(_ a: Int) -> Bool { reaching.map { a > 0 && location(a).time >= $0 } ?? true }
         func allowed(_ a: Int, _ b: Int) -> Bool {
-            b != end || keepingEnd ? filtering.stores(location(b), after: location(a)) : true
+            b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(location(b), after: location(a))
         }
         var costs = Array(repeating: [Double](repeating: .infinity, count: nodes.count), count: nodes.count)
         for b in 1...end {
@@ -67,13 +73,21 @@ struct SpacedPath {
         //    off the fixes must not license every other segment in the window to go as far.
         var best = [Choice?](repeating: nil, count: nodes.count)
         var parent = [Int](repeating: -1, count: nodes.count)
+        var endKept = false
         best[0] = Choice(excess: 0, count: 0, worst: 0)
         for b in 1...end {
             for a in 0..<b where costs[a][b] <= target {
                 guard let from = best[a] else { continue }
-                let candidate = Choice(excess: from.excess + max(0, costs[a][b] - tolerance), count: from.count + 1,
+                // An open stretch counts a point as the kept end does: it will need one (where
+                // the road goes next), so the two are weighed by how near they keep the fixes.
+                let kept = b == end && !leavesOpen(a)
+                let room = b == end && reaching != nil && !kept ? tolerance * MotionTriggers.turnShare : tolerance
+                let candidate = Choice(excess: from.excess + max(0, costs[a][b] - room), count: from.count + 1,
                                        worst: max(from.worst, costs[a][b]))
-                if best[b].map(candidate.isBetter) ?? true { (best[b], parent[b]) = (candidate, a) }
+                if best[b].map(candidate.isBetter) ?? true {
+                    (best[b], parent[b]) = (candidate, a)
+                    if b == end { endKept = kept }
+                }
             }
         }
         var path: [Int] = []
@@ -83,7 +97,7 @@ struct SpacedPath {
             node = parent[node]
         }
         var out = path.reversed().map(location)
-        if keepingEnd { out.append(location(end)) }
+        if endKept { out.append(location(end)) }
         return out
     }
 

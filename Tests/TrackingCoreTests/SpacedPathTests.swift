@@ -17,7 +17,7 @@ import Testing
     @Test func aStretchTheRuleForcesOffTheFixesDoesNotLetTheRestGoAsFar() throws {
         let fixes = Self.fixes()
         let origin = Track.fix(0)
-        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .distanceBased, tolerance: 10).points(keepingEnd: false)
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .distanceBased, tolerance: 10).points()
         // The first segment must pass 20 m from the fix at 10 m; that must not let the corner be
         // cut by as much (a point 20 m before it would do for the fewest points within 20 m).
         let track = [origin] + chosen + [fixes[fixes.count - 1]]
@@ -29,5 +29,37 @@ import Testing
         #expect(chosen.count == 1, "one point at the corner is enough")
         let corner = try #require(chosen.first)
         #expect(plane.project(corner).x >= 90)
+    }
+
+    /// East at 5 m a second to a corner at 100 m (second 20), then north to 20 m; accuracies of
+    /// 15 m, so under AccuracyBased kept points stand at least 30 m apart: the corner and the
+    /// newest fix, 20 m north of it, cannot both be kept.
+    static func corner(through seconds: Int = 24) -> [Location] {
+        (1...seconds).map { step in
+            let (east, north) = step <= 20 ? (Double(step) * 5, 0.0) : (100, Double(step - 20) * 5)
+            return Track.fix(Double(step), east: east, north: north, course: step <= 20 ? 90 : 0, accuracy: 15)
+        }
+    }
+
+    @Test func aHeartbeatDueBeforeACornerIsMetByTheCornerWithTheRoadAfterItLeftOpen() throws {
+        let fixes = Self.corner()
+        let origin = Track.fix(0, accuracy: 15)
+        let path = SpacedPath(origin: origin, fixes: fixes, filtering: .accuracyBased, tolerance: 10)
+        // Due at second 17: any fix since shows the vehicle's place. Keeping the newest (20 m
+        // past the corner) would force the point before it 30 m back, cutting the corner by 12 m.
+        let chosen = path.points(reaching: fixes[16].time)
+        #expect(chosen.map(\.time) == [fixes[19].time], "the corner itself, the stretch after it open")
+    }
+
+    @Test func aStopIsMetByTheNewestFixWhenItIsDueThere() throws {
+        let fixes = Self.corner(through: 28)
+        let origin = Track.fix(0, accuracy: 15)
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .accuracyBased, tolerance: 10).points(reaching: fixes[27].time)
+        let last = try #require(chosen.last)
+        #expect(last.time == fixes[27].time, "the place the vehicle stopped is kept")
+        let track = [origin] + chosen
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.accuracyBased.stores(b, after: a)) }
+        let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: track, tolerance: 10)
+        #expect(farthest <= 10, "the corner within the tolerance: \(farthest) m")
     }
 }
