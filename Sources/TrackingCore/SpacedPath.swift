@@ -16,13 +16,12 @@ struct SpacedPath {
     /// Candidates considered; more fixes are thinned evenly (the last always stays).
     static let maxNodes = 60
 
-    /// The points to keep, in time order; with `reaching` (a stop, a heartbeat: the vehicle's
-    /// place since then must be kept), the last of them a fix of that time or later: the newest,
-    /// or an earlier one with the stretch after it still open, as a corner there may need (a
-    /// heartbeat due where a corner is, and the two too close for the rule to store both). Empty
-    /// when the straight line from `origin` still represents the fixes (or the rule cannot reach
-    /// that time yet).
-    func points(reaching: FixTime? = nil) -> [Location] {
+    /// The points to keep, in time order. With `meeting` (a stop, a heartbeat: the vehicle's
+    /// place must be kept), the last of them is the newest fix or an earlier one `meeting`
+    /// accepts, with the stretch after it still open, as a corner there may need (a heartbeat due
+    /// where a corner is, and the two too close for the rule to store both). Empty when the
+    /// straight line from `origin` still represents the fixes (or the rule allows no such end yet).
+    func points(meeting: ((Location) -> Bool)? = nil) -> [Location] {
         guard !fixes.isEmpty else { return [] }
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
         let projected = [(x: 0.0, y: 0.0)] + fixes.map { plane.project($0) }
@@ -48,9 +47,9 @@ struct SpacedPath {
             return worst
         }
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
-        // applies) or the stretch after `a` stays open (no rule; `a` must reach the time asked).
-        func keepsEnd(_ a: Int) -> Bool { reaching != nil && filtering.stores(location(end), after: location(a)) }
-        func leavesOpen(_ a: Int) -> Bool { reaching.map { a > 0 && location(a).time >= $0 } ?? true }
+        // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).
+        func keepsEnd(_ a: Int) -> Bool { meeting != nil && filtering.stores(location(end), after: location(a)) }
+        func leavesOpen(_ a: Int) -> Bool { meeting.map { a > 0 && $0(location(a)) } ?? true }
         func allowed(_ a: Int, _ b: Int) -> Bool {
             b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(location(b), after: location(a))
         }
@@ -84,7 +83,7 @@ struct SpacedPath {
                 // yet), so it gets the room a bend's inside gets: a corner left 9 m inside its
                 // fixes was 15 m inside the road (make_drive seed 43 under AccuracyBased).
                 let kept = b == end && !leavesOpen(a)
-                let room = b == end && reaching != nil && !kept ? tolerance * MotionTriggers.turnShare : tolerance
+                let room = b == end && meeting != nil && !kept ? tolerance * MotionTriggers.turnShare : tolerance
                 let candidate = Choice(excess: from.excess + max(0, costs[a][b] - room), count: from.count + 1,
                                        worst: max(from.worst, costs[a][b]))
                 if best[b].map(candidate.isBetter) ?? true {

@@ -7,12 +7,12 @@
 /// (a corner under a distance rule until the vehicle is clear of it: the next corner's wish comes
 /// only after the fixes that reveal it). A wish the tracker would not store — or one too close to
 /// the held one, as at a tight corner or a U-turn — is held back (counted in `withheld`) and owed:
-/// once allowed fixes have come for `lookahead` (for a stop or a heartbeat, `lookahead` after it
-/// was due; at once at the end of the stream), `SpacedPath` chooses the points among all fixes
+/// once allowed fixes have come for `lookahead` (a heartbeat: `lookahead` after it was due; at
+/// once for a stop or the end of the stream), `SpacedPath` chooses the points among all fixes
 /// since the last kept one, and each is kept with the trigger owed at its time. Choosing among the
 /// allowed fixes, not merely taking the first one allowed, is what keeps a TimeBased track near
-/// the road. A stop or a heartbeat is met by any fix since it was due, not only the newest: a
-/// heartbeat due just before a corner, too close to it for the rule, is met by the corner.
+/// the road. A heartbeat is met by any fix since it was due, not only the newest: one due just
+/// before a corner, too close to it for the rule, is met by the corner.
 ///
 /// Under `none` every wish is kept at once, exactly as the triggers decide. Memory is bounded: at
 /// most `maxHeld` fixes since the last kept point (the oldest are thinned).
@@ -166,16 +166,20 @@ public struct TrackerSpacing: Sendable {
     /// point under the tracker's rule (`SpacedPath`); what is owed before the last of them is met.
     private mutating func substitute(upTo fix: Location, now: Bool) -> [KeptLocation]? {
         guard let origin = lastKept, let firstAllowed = since.firstIndex(where: { filtering.stores($0, after: origin) }) else { return nil }
-        // A stop or a heartbeat owed: the track must reach the vehicle's place since then.
-        let places = owed.filter { $0.trigger != .deviation && $0.trigger != .distance && $0.trigger != .angle }.map(\.location.time)
-        let reaching = places.max()
-        let mustReachEnd = reaching != nil
+        // A place owed: the track must reach the vehicle's place. A stop, a departure, the end:
+        // the newest fix, as soon as the rule allows. A heartbeat: any fix since it was due
+        // (proof of life, and the vehicle's place then), so a corner there can meet it.
+        let places = owed.filter { $0.trigger != .deviation && $0.trigger != .distance && $0.trigger != .angle }
+        let atOnce = places.contains { $0.trigger != .heartbeat }
+        let due = places.map(\.location.time)
+        let meeting: ((Location) -> Bool)? = places.isEmpty ? nil : atOnce ? { _ in false } : { $0.time >= due.max() ?? $0.time }
+        let mustReachEnd = meeting != nil
         if !now {
             // Allowed fixes for `lookahead`, and `lookahead` past the last wish owed: the choice
             // needs to see where the road goes after it, or its last point cannot be followed.
-            // The same past a stop or heartbeat, which may be met by a fix before the newest.
-            if let first = places.min() {
-                guard first.seconds(to: fix.time) >= lookahead else { return nil }
+            // The same past a heartbeat, which may be met by a fix before the newest.
+            if let first = due.min() {
+                guard atOnce || first.seconds(to: fix.time) >= lookahead else { return nil }
             } else {
                 guard since[firstAllowed].time.seconds(to: fix.time) >= lookahead
                     && (owedAt.map { $0.seconds(to: fix.time) >= lookahead } ?? true) else { return nil }
@@ -184,7 +188,7 @@ public struct TrackerSpacing: Sendable {
         }
         nextAttempt = fix.time.adding(seconds: lookahead)
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance)
-        let chosen = path.points(reaching: reaching)
+        let chosen = path.points(meeting: meeting)
         guard let last = chosen.last else {
             // The straight line from the last kept point still represents the fixes: nothing
             // is needed for the corners owed; a stop or heartbeat waits until it can be kept.

@@ -47,14 +47,14 @@ import Testing
         let path = SpacedPath(origin: origin, fixes: fixes, filtering: .accuracyBased, tolerance: 10)
         // Due at second 17: any fix since shows the vehicle's place. Keeping the newest (20 m
         // past the corner) would force the point before it 30 m back, cutting the corner by 12 m.
-        let chosen = path.points(reaching: fixes[16].time)
+        let chosen = path.points { $0.time >= fixes[16].time }
         #expect(chosen.map(\.time) == [fixes[19].time], "the corner itself, the stretch after it open")
     }
 
     @Test func aStopIsMetByTheNewestFixWhenItIsDueThere() throws {
         let fixes = Self.corner(through: 28)
         let origin = Track.fix(0, accuracy: 15)
-        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .accuracyBased, tolerance: 10).points(reaching: fixes[27].time)
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .accuracyBased, tolerance: 10).points { $0.time >= fixes[27].time }
         let last = try #require(chosen.last)
         #expect(last.time == fixes[27].time, "the place the vehicle stopped is kept")
         let track = [origin] + chosen
