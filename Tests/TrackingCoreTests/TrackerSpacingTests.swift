@@ -112,4 +112,29 @@ import TrackingCore
         #expect(TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 10.5, accuracy: nil), after: a), "a missing accuracy counts as 0")
         #expect(TrackerFiltering.none.stores(a, after: a))
     }
+
+    /// East at 10 m/s for 60 s, then north: with `max-interval` 58 s the heartbeat falls 20 m
+    /// before the corner, and with accuracies of 20 m AccuracyBased stores points 40 m apart.
+    @Test func aHeartbeatDueJustBeforeACornerIsMetByTheCorner() throws {
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = .accuracyBased
+        configuration.maxInterval = 58
+        var chain = FilterChain(configuration: configuration)
+        var fixes: [Location] = []
+        for second in 0...110 {
+            let (east, north) = second <= 60 ? (Double(second) * 10, 0.0) : (600, Double(second - 60) * 10)
+            fixes.append(Track.fix(Double(second), east: east, north: north, speed: 10, course: second <= 60 ? 90 : 0, accuracy: 20))
+        }
+        var kept: [KeptLocation] = []
+        for fix in fixes { kept += chain.process(fix, clock: Track.synced).kept }
+        kept += chain.finish()
+        for (a, b) in zip(kept, kept.dropFirst()) { #expect(TrackerFiltering.accuracyBased.stores(b.location, after: a.location)) }
+        let plane = LocalPlane(latitude: fixes[0].latitude, longitude: fixes[0].longitude)
+        let corner = try #require(kept.first { abs(plane.project($0.location).x - 600) < 1 && abs(plane.project($0.location).y) < 1 },
+                                  "the corner kept: \(kept.map { plane.project($0.location) })")
+        #expect(corner.trigger == .heartbeat || corner.trigger == .deviation)
+        let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(farthest < 1, "the track through the corner: \(farthest) m")
+        #expect(chain.counters.withheld >= 1, "the heartbeat too close to the corner was held back")
+    }
 }
