@@ -172,7 +172,8 @@ public struct TrackerSpacing: Sendable {
         let places = owed.filter { $0.trigger != .deviation && $0.trigger != .distance && $0.trigger != .angle }
         let atOnce = places.contains { $0.trigger != .heartbeat }
         let due = places.map(\.location.time)
-        let meeting: ((Location) -> Bool)? = places.isEmpty ? nil : atOnce ? { _ in false } : { $0.time >= due.max() ?? $0.time }
+        var meeting: ((Location) -> Bool)?
+        if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest } }
         let mustReachEnd = meeting != nil
         if !now {
             // Allowed fixes for `lookahead`, and `lookahead` past the last wish owed: the choice
