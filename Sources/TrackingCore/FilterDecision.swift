@@ -38,6 +38,10 @@ public enum KeepTrigger: String, Sendable, CaseIterable, Hashable, CustomStringC
     case final
 
     public var description: String { rawValue }
+
+    /// A point for the path's shape (a corner, or the optional distance and angle triggers), not
+    /// for the vehicle's place (a stop, a heartbeat, the first, a departure, the end).
+    var isCorner: Bool { self == .deviation || self == .distance || self == .angle }
 }
 
 /// A location the filter kept, with the trigger that kept it.

@@ -112,7 +112,7 @@ public struct TrackerSpacing: Sendable {
     private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
         let elapsed = held.location.time.seconds(to: fix.time)
         guard elapsed >= lookahead else { return false }
-        let corner = held.trigger == .deviation || held.trigger == .distance || held.trigger == .angle
+        let corner = held.trigger.isCorner
         guard filtering != .timeBased, corner, elapsed < Self.maxHold else { return true }
         guard filtering.stores(fix, after: held.location) else {
             clearSince = nil
@@ -169,7 +169,7 @@ public struct TrackerSpacing: Sendable {
         // A place owed: the track must reach the vehicle's place. A stop, a departure, the end:
         // the newest fix, as soon as the rule allows. A heartbeat: any fix since it was due
         // (proof of life, and the vehicle's place then), so a corner there can meet it.
-        let places = owed.filter { $0.trigger != .deviation && $0.trigger != .distance && $0.trigger != .angle }
+        let places = owed.filter { !$0.trigger.isCorner }
         let atOnce = places.contains { $0.trigger != .heartbeat }
         let due = places.map(\.location.time)
         var meeting: ((Location) -> Bool)?
