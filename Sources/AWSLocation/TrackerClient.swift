@@ -109,7 +109,7 @@ public struct TrackerClient: Sendable {
             var request = endpoint.request(
                 method: method, path: path,
                 headers: body.isEmpty && method == "GET" ? [] : [("Content-Type", "application/json")], body: body)
-            SigV4Signer(service: "geo", region: region).sign(&request, credentials: current, at: now(), keys: signingKeys)
+            SigV4Signer(service: "geo", region: region, signing: .required).sign(&request, credentials: current, at: now(), keys: signingKeys)
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)

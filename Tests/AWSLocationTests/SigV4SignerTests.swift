@@ -68,6 +68,26 @@ import TrackingCore
         #expect(request.header("X-Amz-Security-Token") == vector.token)
     }
 
+    /// Signing only what the specification requires leaves other headers out of the signature:
+    /// the suite's request with two headers of its own then signs as the suite's vanilla one.
+    @Test func theRequiredHeadersAloneSignAsTheSuiteWithoutTheOthers() {
+        let extra = Self.vectors.first { $0.name == "get-header-value-trim" }!
+        let vanilla = Self.vectors.first { $0.name == "get-vanilla" }!
+        var request = HTTPRequest(
+            method: "GET", host: "example.amazonaws.com", path: "/",
+            headers: [("Host", "example.amazonaws.com")] + extra.headers.map { (name: $0.0, value: $0.1) })
+        SigV4Signer(service: "service", region: "us-east-1", signing: .required).sign(&request, credentials: Self.credentials, at: Self.time)
+        #expect(request.header("Authorization") ==
+            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=\(vanilla.signature)")
+        #expect(request.header("My-Header1") == "value1", "the unsigned headers still travel")
+
+        var session = HTTPRequest(method: "POST", host: "example.amazonaws.com", path: "/", headers: [("Host", "example.amazonaws.com")])
+        var credentials = Self.credentials
+        credentials.sessionToken = "token"
+        SigV4Signer(service: "service", region: "us-east-1", signing: .required).sign(&session, credentials: credentials, at: Self.time)
+        #expect(session.header("Authorization")?.contains("SignedHeaders=host;x-amz-date;x-amz-security-token,") == true)
+    }
+
     @Test func aCachedSigningKeySignsAlikeAndFollowsDateSecretAndRegion() {
         let cache = SigningKeyCache()
         func authorization(_ signer: SigV4Signer, _ credentials: Credentials, _ time: FixTime, keys: SigningKeyCache?) -> String? {

@@ -80,6 +80,7 @@ class Emulator:
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
                           item_errors=0, max_requests_per_second=0)
         self.last_headers = []  # header names of the last tracker request, as sent
+        self.last_signed = None  # its Authorization's SignedHeaders
         self.arrivals = []  # monotonic arrival times of tracker requests
         self.served = []  # those not throttled, in the last second: what the rps limit counts
         self.random = random.Random(7)
@@ -135,6 +136,8 @@ class Handler(BaseHTTPRequestHandler):
         emu.count("requests")
         with emu.lock:
             emu.last_headers = list(self.headers.keys())
+            signed = AUTH.match(self.headers.get("Authorization", ""))
+            emu.last_signed = signed.group(5) if signed else None
         target = self.headers.get("X-Amz-Target", "")
         if target.startswith("AWSCognitoIdentityService."):
             return self.cognito(target.split(".", 1)[1], body)
@@ -409,7 +412,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, dict(emu.stats))
         if path == "/_emu/headers":
             with emu.lock:
-                return self.reply(200, {"headers": list(emu.last_headers)})
+                return self.reply(200, {"headers": list(emu.last_headers), "signed": emu.last_signed})
         if path == "/_emu/config" and method == "POST":
             update = json.loads(body or b"{}")
             if update.get("position_filtering", "none") not in FILTERING:

@@ -44,7 +44,9 @@ import TrackingCore
     }
 
     /// Every byte of a request crosses a metered link: the head carries what the service reads
-    /// and nothing else, and a whole-second fix time goes without its `.000`, as botocore writes it.
+    /// and nothing else, the signature covers only the headers SigV4 requires (each signed name
+    /// travels again in `Authorization`), and a whole-second fix time goes without its `.000`, as
+    /// botocore writes it.
     @Test func theRequestCarriesOnlyWhatTheServiceReads() async throws {
         let emulator = try await TrackerEmulator.start(directory: TestPaths.temporaryDirectory("tracker-head"))
         defer { emulator.stop() }
@@ -53,8 +55,9 @@ import TrackingCore
         fractional.time = Self.start.adding(seconds: 1.25)
         let updates = [Self.location(0), fractional].map { DevicePositionUpdate(deviceID: "truck 8", location: $0) }
         #expect(try await tracker.batchUpdateDevicePosition(tracker: "fleet", updates: updates).isEmpty)
-        let headers = try await emulator.control("/_emu/headers")["headers"] as? [String]
-        #expect(headers == ["Host", "Content-Type", "X-Amz-Date", "Authorization", "Content-Length"])
+        let head = try await emulator.control("/_emu/headers")
+        #expect(head["headers"] as? [String] == ["Host", "Content-Type", "X-Amz-Date", "Authorization", "Content-Length"])
+        #expect(head["signed"] as? String == "host;x-amz-date")
         let stored = try await emulator.positions()
         #expect(stored.map { $0["SampleTime"] as? String } == ["2026-11-30T08:00:00Z", "2026-11-30T08:00:01.250Z"])
         let history = try await tracker.getDevicePositionHistory(
