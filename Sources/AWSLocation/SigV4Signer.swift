@@ -50,8 +50,10 @@ public struct SigV4Signer: Sendable {
     /// The canonical request and the signed-headers list.
     public func canonicalRequest(_ request: HTTPRequest) -> (String, String) {
         var grouped: [String: [String]] = [:]
-        for (name, value) in request.headers where name.lowercased() != "authorization" && signs(name.lowercased()) {
-            grouped[name.lowercased(), default: []].append(Self.trimmed(value))
+        for (name, value) in request.headers {
+            let lowered = name.lowercased()
+            guard lowered != "authorization", signs(lowered) else { continue }
+            grouped[lowered, default: []].append(Self.trimmed(value))
         }
         let names = grouped.keys.sorted()
         let canonicalHeaders = names.map { "\($0):\(grouped[$0]!.joined(separator: ","))\n" }.joined()

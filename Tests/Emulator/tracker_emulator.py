@@ -80,7 +80,7 @@ class Emulator:
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
                           item_errors=0, max_requests_per_second=0)
         self.last_headers = []  # header names of the last tracker request, as sent
-        self.last_signed = None  # its Authorization's SignedHeaders
+        self.last_signed = None  # the SignedHeaders of the last request checked for a signature
         self.arrivals = []  # monotonic arrival times of tracker requests
         self.served = []  # those not throttled, in the last second: what the rps limit counts
         self.random = random.Random(7)
@@ -136,8 +136,6 @@ class Handler(BaseHTTPRequestHandler):
         emu.count("requests")
         with emu.lock:
             emu.last_headers = list(self.headers.keys())
-            signed = AUTH.match(self.headers.get("Authorization", ""))
-            emu.last_signed = signed.group(5) if signed else None
         target = self.headers.get("X-Amz-Target", "")
         if target.startswith("AWSCognitoIdentityService."):
             return self.cognito(target.split(".", 1)[1], body)
@@ -196,6 +194,8 @@ class Handler(BaseHTTPRequestHandler):
     def authorized(self, method, body):
         emu = self.server.emulator
         m = AUTH.match(self.headers.get("Authorization", ""))
+        with emu.lock:
+            emu.last_signed = m.group(5) if m else None
         if not m:
             emu.count("signature_failures")
             self.fail(403, "MissingAuthenticationTokenException", "Missing Authentication Token")
