@@ -13,6 +13,7 @@ final class ScriptedGPSD: @unchecked Sendable {
 
     let port: UInt16
     private let listener: Int32
+    private let listening: Bool
     private let lock = NSLock()
     private var accepted = 0
     private var openConnections: [Int32] = []
@@ -43,6 +44,7 @@ final class ScriptedGPSD: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         self.port = UInt16(bigEndian: address.sin_port)
+        self.listening = listening
         guard listening else { return }
         listen(listener, 8)
         let thread = Thread { [self] in serve(sessions) }
@@ -58,14 +60,17 @@ final class ScriptedGPSD: @unchecked Sendable {
     /// When `line` was last written.
     func sentAt(_ line: String) -> ContinuousClock.Instant? { lock.withLock { sentAt[line] } }
 
+    /// Ends the sessions and the listener. Only shuts them down: the serving thread may be writing
+    /// to a connection at this moment, so it alone closes the descriptors, when it sees them end.
+    /// Closed here, a number could be handed to another test's socket or file before that thread's
+    /// next write, drain or close landed on it.
     func stop() {
         lock.withLock {
             stopped = true
-            for fd in openConnections { close(fd) }
-            openConnections = []
+            for fd in openConnections { shutdown(fd, Int32(SHUT_RDWR)) }
         }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        if !listening { close(listener) }
     }
 
     private func drain(_ fd: Int32) {
@@ -75,9 +80,20 @@ final class ScriptedGPSD: @unchecked Sendable {
 
     private func serve(_ sessions: [Session]) {
         var index = 0
+        defer {
+            lock.withLock {
+                for fd in openConnections { close(fd) }
+                openConnections = []
+            }
+            close(listener)
+        }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 { return }
+            if lock.withLock({ stopped }) {
+                close(fd)
+                return
+            }
             let session = sessions[min(index, sessions.count - 1)]
             index += 1
             lock.withLock {
@@ -107,8 +123,10 @@ final class ScriptedGPSD: @unchecked Sendable {
                 shutdown(fd, Int32(SHUT_WR))
                 usleep(50_000)
                 drain(fd)
-                lock.withLock { openConnections.removeAll { $0 == fd } }
-                close(fd)
+                lock.withLock {
+                    openConnections.removeAll { $0 == fd }
+                    close(fd)
+                }
             }
             if lock.withLock({ stopped }) { return }
         }
