@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command line: help, version, and usage errors with exit status 64 (EX_USAGE).

@@ -1,6 +1,7 @@
 import AWSLocation
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import TrackingCore
 

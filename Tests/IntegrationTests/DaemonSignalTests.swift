@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// SIGHUP reloads the configuration without a restart; a bad one is refused and the old one kept.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The Debian package as an operator installs it: built by `scripts/make-deb` from the release

@@ -1,5 +1,6 @@
 import AWSLocation
 import Foundation
+import TestSupport
 import Testing
 import TrackingCore
 

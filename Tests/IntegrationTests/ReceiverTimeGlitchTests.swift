@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A receiver that dates ten epochs tomorrow in the middle of a drive, through a real gpsd: the

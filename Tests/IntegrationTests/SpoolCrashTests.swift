@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Spool
+import TestSupport
 import Testing
 import TrackingCore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The state directory belongs to one daemon, and its spool must be writable by it.

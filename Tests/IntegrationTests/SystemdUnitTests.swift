@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The shipped unit passes `systemd-analyze verify` and rates at most 2.0 in `systemd-analyze security`.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `gpstrackd watch` against a real gpsd (gpsfake) on real receiver logs and a generated drive,

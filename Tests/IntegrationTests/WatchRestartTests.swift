@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `watch` keeps going while gpsd is absent, stops and comes back on the same port.

@@ -6,14 +6,19 @@ import Glibc
 /// Started with `posix_spawn`, with an empty signal mask and default signal actions: the test
 /// runner's threads block most signals, and a child that inherited that mask (as Foundation's
 /// `Process` lets it) would ignore the SIGINT/SIGTERM the tests send.
-final class ChildProcess: @unchecked Sendable {
-    let pid: pid_t
-    let stdoutPath: String
-    let stderrPath: String
+public final class ChildProcess: @unchecked Sendable {
+    /// A program that could not be started, with the reason.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let pid: pid_t
+    public let stdoutPath: String
+    public let stderrPath: String
     private let lock = NSLock()
     private var exitStatus: Int32?
 
-    init(_ executable: String, _ arguments: [String], directory: URL, name: String) throws {
+    public init(_ executable: String, _ arguments: [String], directory: URL, name: String) throws {
         stdoutPath = directory.appendingPathComponent("\(name).stdout").path
         stderrPath = directory.appendingPathComponent("\(name).stderr").path
         var actions = posix_spawn_file_actions_t()
@@ -37,7 +42,7 @@ final class ChildProcess: @unchecked Sendable {
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         guard result == 0 else {
-            throw GPSFakeError(message: "cannot start \(executable): \(String(cString: strerror(result)))")
+            throw Failure(description: "cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
     }
@@ -49,26 +54,26 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-    var stdoutLines: [String] { stdout.split(whereSeparator: \.isNewline).map(String.init) }
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stdoutLines: [String] { stdout.split(whereSeparator: \.isNewline).map(String.init) }
 
     /// The exit status once the process has exited (128 + N when killed by signal N).
-    var terminationStatus: Int32 {
+    public var terminationStatus: Int32 {
         _ = reap(blocking: false)
         return lock.withLock { exitStatus } ?? -1
     }
 
-    var isRunning: Bool { !reap(blocking: false) }
+    public var isRunning: Bool { !reap(blocking: false) }
 
-    func send(_ signal: Int32) {
+    public func send(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
     /// Waits for exit up to `timeout` seconds; kills the process and returns false when it is still running.
     /// Sleeps with `Task.sleep`, so waiting tests never hold a thread of the shared pool.
     @discardableResult
-    func waitForExit(timeout: TimeInterval) async -> Bool {
+    public func waitForExit(timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if reap(blocking: false) { return true }
@@ -80,6 +85,14 @@ final class ChildProcess: @unchecked Sendable {
         kill(pid, SIGKILL)
         _ = reap(blocking: true)
         return false
+    }
+
+    /// Waits for the exit, holding the calling thread, and returns the exit status: for a short
+    /// tool (mount) whose caller cannot await. Unlike Foundation's `Process.waitUntilExit`, it
+    /// waits in `waitpid`, not on a run loop that must hear of the exit.
+    public func waitForExit() -> Int32 {
+        _ = reap(blocking: true)
+        return terminationStatus
     }
 
     /// Collects the exit status; true once the process has exited.
@@ -96,7 +109,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Polls `condition` every 50 ms up to `timeout` seconds.
-    static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
+    public static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
@@ -106,7 +119,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Clean-up for `defer`: SIGKILL if still running; `deinit` reaps it.
-    func terminate() {
+    public func terminate() {
         if isRunning { kill(pid, SIGKILL) }
     }
 }

@@ -41,14 +41,18 @@ public struct ScratchFilesystem: Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Runs `tool` to its end. Not with Foundation's `Process`: its `waitUntilExit` waits on a run
+    /// loop for word of the exit, and off the main thread, with the suite's tests in parallel,
+    /// that word can fail to come, and the test waits for good.
     public static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let name = "gpstrackd-\(URL(fileURLWithPath: tool).lastPathComponent)-\(UUID().uuidString.prefix(8))"
+        let child = try ChildProcess(tool, arguments, directory: FileManager.default.temporaryDirectory, name: name)
+        let status = child.waitForExit()
+        let said = child.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        try? FileManager.default.removeItem(atPath: child.stdoutPath)
+        try? FileManager.default.removeItem(atPath: child.stderrPath)
+        guard status == 0 else {
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(status)\(said.isEmpty ? "" : ": " + said)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A real gpsd fed from an NMEA log by `gpsfake`, on a free loopback port.
 final class GPSFake: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import AWSLocation
 import Foundation
 import Glibc
+import TestSupport
 
 /// The project's tracker emulator (`Tests/Emulator/tracker_emulator.py`, SigV4 checked by
 /// botocore) running on a free loopback port.
