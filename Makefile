@@ -33,11 +33,13 @@ run: release
 # In two passes: the unit tests (a minute of CPU in the fidelity suites), then the integration
 # tests, whose real gpsd, emulators and daemons start dozens of processes in their first seconds
 # and wait on the clock; together, on two cores, each starved the other's deadlines.
+# Each pass takes two or three minutes; one that runs ten (a test that hangs) is ended by
+# scripts/test-pass, which names the tests still running and prints the test process's threads.
 test: test-deps release
 	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/gpstrackd-test-run.XXXXXX") && chmod 755 "$$scratch" && \
 	if TMPDIR=$$scratch swift build --build-tests --quiet && \
-	   TMPDIR=$$scratch swift test --skip-build --skip IntegrationTests && \
-	   TMPDIR=$$scratch swift test --skip-build --filter IntegrationTests; then rm -rf "$$scratch"; \
+	   TMPDIR=$$scratch scripts/test-pass 600 swift test --skip-build --skip IntegrationTests && \
+	   TMPDIR=$$scratch scripts/test-pass 600 swift test --skip-build --filter IntegrationTests; then rm -rf "$$scratch"; \
 	else status=$$?; echo "make test: the tests' files are kept in $$scratch" >&2; exit $$status; fi
 
 deb: release
