@@ -79,8 +79,8 @@ let package = Package(
         .testTarget(name: "TrackingCoreTests", dependencies: ["TrackingCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "AWSLocationTests", dependencies: ["AWSLocation", "TrackingCore"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool", "Uploader", "AWSLocation"]),
-        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore", "Spool", "AWSLocation"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TrackingCore", "Spool", "Uploader", "AWSLocation", "TestSupport"]),
+        .testTarget(name: "UploaderTests", dependencies: ["Uploader", "TrackingCore", "Spool", "AWSLocation", "TestSupport"]),
         .testTarget(name: "SpoolTests", dependencies: ["Spool", "TrackingCore", "CSQLite", "TestSupport"]),
         .testTarget(name: "GPSDReaderTests", dependencies: ["GPSDReader", "TrackingCore", "TestSupport"]),
         .testTarget(

@@ -5,6 +5,7 @@ import GPSDReader
 import Spool
 import Synchronization
 import Testing
+import TestSupport
 import TrackingCore
 import Uploader
 
@@ -67,7 +68,7 @@ import Uploader
         let live = LiveState(stage: stage)
         let pipeline = PipelineService(reader: reader, stage: stage, spool: spool, live: live, logger: logger) { reading.withLock { $0 = true } }
         let running = Task { await pipeline.run() }
-        while !reading.withLock({ $0 }) { await Task.yield() }
+        try #require(await eventually { reading.withLock { $0 } }, "the pipeline starts reading")
         let start = FixTime(iso8601: "2026-12-01T08:00:00Z")!
         stage.process(Location(time: start, mode: .threeD, latitude: 52.5, longitude: 13.4, speed: 10)!)
         #expect(pipeline.liveness.map { $0.isKept(at: .now) } == true)

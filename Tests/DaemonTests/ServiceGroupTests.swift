@@ -2,6 +2,7 @@
 import Glibc
 import Synchronization
 import Testing
+import TestSupport
 
 /// The service group alone, with services that record what is asked of them and signals and a
 /// deadline the test drives.
@@ -57,18 +58,18 @@ import Testing
         }
     }
 
-    static func started(_ journal: Journal, _ count: Int) async {
-        while journal.all.filter({ $0.hasSuffix(" runs") }).count < count { await Task.yield() }
+    static func started(_ journal: Journal, _ count: Int) async throws {
+        try #require(await eventually { journal.all.filter { $0.hasSuffix(" runs") }.count >= count }, "\(count) services run")
     }
 
-    @Test func aSignalStopsTheServicesInReverseOrderEachAfterTheNextHasEnded() async {
+    @Test func aSignalStopsTheServicesInReverseOrderEachAfterTheNextHasEnded() async throws {
         let journal = Journal()
         let services = ["status", "sink", "pipeline"].map { Recorder($0, journal) }
         let (signals, send) = AsyncStream.makeStream(of: Int32.self)
         let events = Journal()
         let group = ServiceGroup(services: services, signals: signals, deadline: .seconds(20), events: { events.add("\($0)") })
         let running = Task { await group.run() }
-        await Self.started(journal, 3)
+        try await Self.started(journal, 3)
         send.yield(SIGTERM)
         let (ending, error) = await running.value
         #expect(ending == .signal(SIGTERM))
@@ -78,12 +79,12 @@ import Testing
         #expect(events.all.first == "\(ServiceGroup.Event.shutdownBegan(signal: SIGTERM, service: nil))")
     }
 
-    @Test func aServiceThatEndsOnItsOwnStopsTheRest() async {
+    @Test func aServiceThatEndsOnItsOwnStopsTheRest() async throws {
         let journal = Journal()
         let services = ["status", "sink", "pipeline"].map { Recorder($0, journal) }
         let group = ServiceGroup(services: services, signals: AsyncStream<Int32> { _ in }, deadline: .seconds(20))
         let running = Task { await group.run() }
-        await Self.started(journal, 3)
+        try await Self.started(journal, 3)
         services[1].endOnItsOwn.open()
         let (ending, _) = await running.value
         #expect(ending == .serviceEnded("sink"))
@@ -91,14 +92,14 @@ import Testing
         #expect(Array(after) == ["sink ended", "pipeline asked to stop", "pipeline ended", "status asked to stop", "status ended"])
     }
 
-    @Test func aFailingServiceIsNamedWithItsErrorAndTheRestStop() async {
+    @Test func aFailingServiceIsNamedWithItsErrorAndTheRestStop() async throws {
         let journal = Journal()
         let failing = Recorder("sink", journal, failure: "the disk is gone")
         let services = [Recorder("status", journal), failing, Recorder("pipeline", journal)]
         let events = Journal()
         let group = ServiceGroup(services: services, signals: AsyncStream<Int32> { _ in }, deadline: .seconds(20), events: { events.add("\($0)") })
         let running = Task { await group.run() }
-        await Self.started(journal, 3)
+        try await Self.started(journal, 3)
         failing.endOnItsOwn.open()
         let (ending, error) = await running.value
         #expect(ending == .serviceEnded("sink"))
@@ -107,7 +108,7 @@ import Testing
         #expect(journal.all.last == "status ended")
     }
 
-    @Test func aSecondSignalCancelsAServiceThatDoesNotStop() async {
+    @Test func aSecondSignalCancelsAServiceThatDoesNotStop() async throws {
         let journal = Journal()
         let stubborn = Recorder("sink", journal, stopsAfter: 2)
         let services = [Recorder("status", journal), stubborn, Recorder("pipeline", journal)]
@@ -115,9 +116,9 @@ import Testing
         let events = Journal()
         let group = ServiceGroup(services: services, signals: signals, deadline: .seconds(3600), events: { events.add("\($0)") })
         let running = Task { await group.run() }
-        await Self.started(journal, 3)
+        try await Self.started(journal, 3)
         send.yield(SIGTERM)
-        while !journal.all.contains("sink asked to stop") { await Task.yield() }
+        try #require(await eventually { journal.all.contains("sink asked to stop") })
         #expect(!journal.all.contains("sink ended"), "it ignores the first ask")
         send.yield(SIGTERM)
         let (ending, _) = await running.value
@@ -126,7 +127,7 @@ import Testing
         #expect(events.all.contains("\(ServiceGroup.Event.cancelling(reason: "a second signal", running: ["status", "sink"]))"))
     }
 
-    @Test func theDeadlineCancelsWhatIsStillRunning() async {
+    @Test func theDeadlineCancelsWhatIsStillRunning() async throws {
         let journal = Journal()
         let stubborn = Recorder("sink", journal, stopsAfter: 2)
         let services = [Recorder("status", journal), stubborn, Recorder("pipeline", journal)]
@@ -135,9 +136,9 @@ import Testing
         let deadlinePassed = ShutdownLatch()
         let group = ServiceGroup(services: services, signals: signals, deadline: .seconds(20), sleep: { _ in await deadlinePassed.wait() })
         let running = Task { await group.run() }
-        await Self.started(journal, 3)
+        try await Self.started(journal, 3)
         send.yield(SIGINT)
-        while !journal.all.contains("sink asked to stop") { await Task.yield() }
+        try #require(await eventually { journal.all.contains("sink asked to stop") })
         #expect(!journal.all.contains("sink ended"))
         deadlinePassed.open()
         let (ending, _) = await running.value

@@ -5,6 +5,7 @@ import Glibc
 import Spool
 import Synchronization
 import Testing
+import TestSupport
 import TrackingCore
 import Uploader
 
@@ -113,7 +114,7 @@ import Uploader
         let messages = Messages()
         let status = Self.service(scene, watched: [], clock: ManualClock(), messages: messages, interval: .seconds(3600))
         let running = Task { await status.run() }
-        while !FileManager.default.fileExists(atPath: scene.directory + "/status.json") { await Task.yield() }
+        try #require(await eventually { FileManager.default.fileExists(atPath: scene.directory + "/status.json") }, "the status file is written at start")
         try FileManager.default.removeItem(atPath: scene.directory + "/status.json")
         status.shutDownGracefully()
         await running.value

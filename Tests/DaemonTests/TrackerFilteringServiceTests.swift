@@ -3,6 +3,7 @@ import AWSLocation
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import TrackingCore
 
 /// The tracker-filtering service as a service: what it applies at start, and what it remembers.
@@ -27,7 +28,7 @@ import TrackingCore
             logger: Logger(level: .error, format: .journal), client: Self.client,
             apply: { mode in applied.withLock { $0.append(mode) } }, lastStored: { stored })
         let running = Task { await service.run() }
-        while applied.withLock({ $0.isEmpty }) { await Task.yield() }
+        try #require(await eventually { !applied.withLock { $0.isEmpty } }, "the configured mode is applied at start")
         #expect(applied.withLock { $0 } == [.accuracyBased])
         #expect(service.snapshot == .init(filtering: .accuracyBased, source: .configured))
         service.shutDownGracefully()

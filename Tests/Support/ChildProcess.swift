@@ -110,12 +110,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Polls `condition` every 50 ms up to `timeout` seconds.
     public static func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
+        await eventually(within: .milliseconds(Int64(timeout * 1000)), condition)
     }
 
     /// Clean-up for `defer`: SIGKILL if still running; `deinit` reaps it.

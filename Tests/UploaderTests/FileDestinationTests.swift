@@ -1,6 +1,7 @@
 import Foundation
 import Spool
 import Testing
+import TestSupport
 import TrackingCore
 import Uploader
 
@@ -20,17 +21,6 @@ import Uploader
         var configuration = Uploader.Configuration(tracker: "", deviceID: "van")
         configuration.uploadInterval = interval
         return configuration
-    }
-
-    /// Up to 20 s of wall time: the suite's first seconds (crash tests, fidelity replays) hold
-    /// both cores, and a 5 s budget once ran out there with the uploader a few turns short.
-    static func waitUntil(_ condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
     }
 
     @Test func writesJSONLinesAndRotatesBySize() async throws {
@@ -59,12 +49,12 @@ import Uploader
         // Through the uploader: nothing acknowledged that was not written; written once it can be.
         let uploader = Uploader(configuration: Self.configuration(interval: 0.1), spool: spool, destination: file, random: { 0.5 })
         let running = Task { await uploader.run() }
-        #expect(await Self.waitUntil { uploader.statistics.lastError != nil })
+        #expect(await eventually { uploader.statistics.lastError != nil })
         #expect(uploader.statistics.lastError == "cannot open \(path): No such file or directory")
         #expect(try await spool.statistics().queued == 5)
         try FileManager.default.createDirectory(atPath: directory + "/missing", withIntermediateDirectories: true)
         // Counted once acknowledged: wait for the count, then check the queue.
-        #expect(await Self.waitUntil { uploader.statistics.uploaded == 5 })
+        #expect(await eventually { uploader.statistics.uploaded == 5 })
         #expect(uploader.statistics.uploaded == 5 && uploader.statistics.lastSuccess != nil)
         #expect(try await spool.statistics().queued == 0)
         uploader.stop()
@@ -88,7 +78,7 @@ import Uploader
         var settings = uploader.configuration
         settings.uploadInterval = 0.2
         uploader.update(settings)
-        #expect(await Self.waitUntil { uploader.statistics.uploaded == 2 }, "the new interval applies at once")
+        #expect(await eventually { uploader.statistics.uploaded == 2 }, "the new interval applies at once")
         #expect(uploader.longestWait >= .seconds(10))
         settings.uploadInterval = 3600
         uploader.update(settings)

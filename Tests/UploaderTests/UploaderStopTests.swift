@@ -2,6 +2,7 @@ import Foundation
 import Spool
 import Synchronization
 import Testing
+import TestSupport
 import TrackingCore
 import Uploader
 
@@ -37,7 +38,7 @@ private final class SilentDestination: Destination {
         let destination = SilentDestination()
         let uploader = Uploader(configuration: configuration, spool: spool, destination: destination)
         let running = Task { await uploader.run() }
-        #expect(await FileDestinationTests.waitUntil { destination.calls.load(ordering: .relaxed) == 2 }, "two full batches in flight")
+        #expect(await eventually { destination.calls.load(ordering: .relaxed) == 2 }, "two full batches in flight")
         uploader.stop()
         await running.value
         // Nothing outlives run(): both requests ended before it returned, their rows back in the queue.
