@@ -81,13 +81,17 @@ import TrackingCore
             let line = log.split(separator: "\n").first { $0.contains("gpstrackd stopped") } ?? ""
             return Int(line.split(separator: " ").first { $0.hasPrefix("kept=") }?.dropFirst(5) ?? "") ?? -1
         }
-        let kept = kept(first.stderr) + kept(second.stderr)
+        let (keptFirst, keptSecond) = (kept(first.stderr), kept(second.stderr))
 
         let arrived = try await emulator.positions()
         let times = arrived.compactMap(UploaderIntegrationTests.sampleTime)
-        print("end to end: \(times.count) positions arrived, \(kept) kept")
-        #expect(times.count >= 20)
-        #expect(times.count == kept, "exactly the positions both daemons kept arrive")
+        print("end to end: \(times.count) positions arrived, \(keptFirst) + \(keptSecond) kept")
+        // gpsfake plays the drive on, hundreds of times faster than it was driven, while the second
+        // daemon starts: the minutes of driving that fall into that gap, and so the points the two
+        // keep (16 to 26 of the whole drive's 27), depend on the machine's load.
+        #expect(keptFirst > 0 && keptSecond > 0, "each daemon kept and sent positions")
+        #expect(times.count >= 10)
+        #expect(times.count == keptFirst + keptSecond, "exactly the positions both daemons kept arrive")
         #expect(times == times.sorted() && Set(times).count == times.count)
         #expect(arrived.allSatisfy { $0["DeviceId"] as? String == "truck-1" })
     }
