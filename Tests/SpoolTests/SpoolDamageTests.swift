@@ -83,9 +83,7 @@ import TrackingCore
         // The last append's work on the spool's queue lets go of the spool a moment after the append
         // returned; its connection closes then, and checkpoints the log into the file. Cutting the file
         // before that would have the closing connection write into it again.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while first != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(first == nil, "the first spool is closed before its file is cut")
+        #expect(await eventually(within: .seconds(10)) { first == nil }, "the first spool is closed before its file is cut")
         // What a filesystem repair or a careless copy leaves: the database cut to nothing, the log intact.
         #expect(truncate(directory + "/spool.db", 0) == 0)
         try saved.write(to: URL(fileURLWithPath: log))
