@@ -16,7 +16,8 @@
 /// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
 /// constant time, a corner the fixes held since it; those are at most `maxHeld`. The kept track
 /// passes within `max-deviation` of every moving fix between its points (the cone keeps to
-/// `coneShare` of it, and to `turnShare` on a bend's inside of a fix, see `TurnWatch`).
+/// `coneShare` of it, to `turnShare` on a bend's inside of a fix, see `TurnWatch`, and to
+/// `gapShare` at the first fix after a gap, a tunnel).
 ///
 /// "Stopped" has hysteresis: moving → stopped after `stop-delay` seconds of fixes no faster than
 /// `stopped-speed`; stopped → moving after two consecutive fixes at least `moving-speed` fast,
@@ -37,7 +38,7 @@ public struct MotionTriggers: Sendable {
     public private(set) var lastKept: Location?
 
     /// Accepted fixes since the last kept one, with their positions in a plane around it.
-    private var since: [(location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn)] = []
+    private var since: [(location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, afterGap: Bool)] = []
     /// Which way the vehicle turns at each moving fix.
     private var turns = TurnWatch()
     private var plane: LocalPlane?
@@ -67,6 +68,15 @@ public struct MotionTriggers: Sendable {
     /// points at 1 and 5 Hz; a single 0.8 everywhere kept up to 1.25x, and left seed 43's first
     /// corner 12.6 m off.
     public static let turnShare = 0.7
+    /// A moving fix this many seconds after the one before it ends a gap: a tunnel, a garage, a
+    /// receiver that lost its sky. Longer than any receiver's fix interval and than the few
+    /// seconds an urban canyon's rejected fixes leave.
+    static let gapSeconds = 10.0
+    /// The share a segment gets on both sides of the first fix after a gap. Nothing is known of the
+    /// road across the gap: the segment spanning it stands in for all of it, and where it ends is
+    /// the one place the vehicle was seen again. With the whole tolerance, a segment past a tunnel's
+    /// end cut the road in it by 13 m (make_drive seed 61: the receiver 5 m off there besides).
+    static let gapShare = 0.5
     /// A stop's point drifted farther than this share of `max-deviation` from where the vehicle
     /// stood gets the departure's point at the place (see `processStopped`).
     static let driftShare = 0.8
@@ -171,6 +181,7 @@ public struct MotionTriggers: Sendable {
     private mutating func processMoving(_ fix: Location, last: Location) -> [KeptLocation] {
         var out: [KeptLocation] = []
         let turn = turns.turn(at: fix)
+        let afterGap = previous.map { $0.time.seconds(to: fix.time) >= Self.gapSeconds } ?? false
         if let speed = fix.speed, speed <= configuration.stoppedSpeed {
             let start = slowSince ?? fix.time
             slowSince = start
@@ -200,7 +211,7 @@ public struct MotionTriggers: Sendable {
                 return out
             }
         }
-        hold(fix, turn)
+        hold(fix, turn, afterGap: afterGap)
         // While slowing to a possible stop, receiver drift would look like corners: the fixes are
         // held and judged when the vehicle either stops or moves on.
         if slowSince == nil { out += keepCorners() }
@@ -269,9 +280,9 @@ public struct MotionTriggers: Sendable {
 
     /// Keeps held fix `index` as a corner and judges the fixes after it from there.
     private mutating func reanchor(at index: Int) -> KeptLocation {
-        let rest = since[(index + 1)...].map { ($0.location, $0.turn) }
+        let rest = since[(index + 1)...].map { ($0.location, $0.turn, $0.afterGap) }
         let corner = keep(since[index].location, .deviation)
-        for (fix, turn) in rest { hold(fix, turn) }
+        for (fix, turn, afterGap) in rest { hold(fix, turn, afterGap: afterGap) }
         return corner
     }
 
@@ -287,22 +298,24 @@ public struct MotionTriggers: Sendable {
 
     /// Holds a fix for the deviation check. In a bend, a segment passing on the bend's inside of
     /// the fix (with the fix on its left, in a right turn) gets `turnShare` of the room: the receiver's fixes cut
-    /// a bend already, and the road is farther out than they are.
-    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn) {
+    /// a bend already, and the road is farther out than they are. The first fix after a gap gets
+    /// `gapShare` on both sides.
+    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, afterGap: Bool = false) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
         let tight = cone.tolerance * Self.turnShare
-        let reachable = cone.admitsThenAdds(p, left: turn == .right ? tight : nil, right: turn == .left ? tight : nil)
+        let gap = afterGap ? cone.tolerance * Self.gapShare : nil
+        let reachable = cone.admitsThenAdds(p, left: gap ?? (turn == .right ? tight : nil), right: gap ?? (turn == .left ? tight : nil))
             && last.time.seconds(to: fix.time) >= configuration.minInterval
-        since.append((fix, p.x, p.y, reachable, turn))
+        since.append((fix, p.x, p.y, reachable, turn, afterGap))
     }
 
     /// Judges the held fixes again from the last kept fix (some were taken away).
     private mutating func rehold() {
-        let held = since.map { ($0.location, $0.turn) }
+        let held = since.map { ($0.location, $0.turn, $0.afterGap) }
         since.removeAll(keepingCapacity: true)
         cone = DirectionCone(tolerance: coneTolerance)
-        for (fix, turn) in held { hold(fix, turn) }
+        for (fix, turn, afterGap) in held { hold(fix, turn, afterGap: afterGap) }
     }
 
     private mutating func keep(_ fix: Location, _ trigger: KeepTrigger) -> KeptLocation {

@@ -205,3 +205,50 @@ import TrackingCore
         #expect(farthest > 5, "the room is used: \(track.count) points")
     }
 }
+
+/// A gap in the fixes (a tunnel): the segment across it stands in for the whole road there.
+@Suite struct MotionTriggersGapTests {
+    /// East at 10 m/s for 20 s, no fix for 40 s, then seen again `offset` m south of the line,
+    /// driving back onto it over 40 s. A heartbeat far off, so that only the deviation decides.
+    func track(exitOffset offset: Double) -> (kept: [KeptLocation], exit: Location, fixes: [Location]) {
+        var fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10) }
+        fixes += (60...100).map { second -> Location in
+            let share = Double(100 - second) / 40
+            return Track.fix(Double(second), east: Double(second) * 10, north: -offset * share)
+        }
+        var configuration = FilterConfiguration()
+        configuration.maxInterval = 600
+        var triggers = MotionTriggers(configuration: configuration)
+        let kept = fixes.flatMap { triggers.process($0) } + triggers.finish()
+        return (kept, fixes[21], fixes)
+    }
+
+    @Test func theTrackEndsTheGapNearWhereTheVehicleWasSeenAgain() {
+        // 8 m off: within the tolerance of a straight segment across, not within half of it.
+        let (kept, exit, fixes) = track(exitOffset: 8)
+        let (_, farthest) = SimplificationFidelityTests.compliance([exit], track: kept.map(\.location), tolerance: 10)
+        #expect(farthest <= 5.05, "the first fix after the gap \(farthest) m off the kept track")
+        #expect(kept.count == 3, "one point for the gap's end: \(kept.map(\.trigger))")
+        let (beyond, _) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0)
+    }
+
+    @Test func aGapEndedNearTheSegmentAcrossItNeedsNoPoint() {
+        let (kept, _, _) = track(exitOffset: 4)
+        #expect(kept.map(\.trigger) == [.first, .final])
+    }
+
+    @Test func withoutTheGapTheWholeToleranceHolds() {
+        // The same road with every fix: the 8 m are the tolerance's, no point needed.
+        func north(_ second: Int) -> Double {
+            if second <= 20 { return 0 }
+            return second < 60 ? -8 * Double(second - 20) / 40 : -8 * Double(100 - second) / 40
+        }
+        let fixes = (0...100).map { Track.fix(Double($0), east: Double($0) * 10, north: north($0)) }
+        var configuration = FilterConfiguration()
+        configuration.maxInterval = 600
+        var triggers = MotionTriggers(configuration: configuration)
+        let kept: [KeptLocation] = fixes.flatMap { triggers.process($0) } + triggers.finish()
+        #expect(kept.map(\.trigger) == [KeepTrigger.first, .final])
+    }
+}
