@@ -7,7 +7,7 @@
 /// (a corner under a distance rule until the vehicle is clear of it: the next corner's wish comes
 /// only after the fixes that reveal it). A wish the tracker would not store — or one too close to
 /// the held one, as at a tight corner or a U-turn — is held back (counted in `withheld`) and owed:
-/// once allowed fixes have come for `lookahead` (a heartbeat: `lookahead` after it was due; at
+/// once allowed fixes have come for `lookahead` (longer under TimeBased; a heartbeat: `lookahead` after it was due; at
 /// once for a stop or the end of the stream), `SpacedPath` chooses the points among all fixes
 /// since the last kept one, and each is kept with the trigger owed at its time. Choosing among the
 /// allowed fixes, not merely taking the first one allowed, is what keeps a TimeBased track near
@@ -48,6 +48,16 @@ public struct TrackerSpacing: Sendable {
 
     /// Fixes held since the last kept point (none without a rule).
     public var heldFixes: Int { since.count }
+
+    /// Under TimeBased the wait is at least this: the next point can come no sooner than 30 s
+    /// after the one chosen, so the choice must see a corner coming. At 10 s, make_drive seed 61
+    /// kept a point 25 s before the corner into its tunnel: no fix was allowed until after the
+    /// tunnel, and the stored track cut the corner by 265 m. At 15 s, twelve seeds of make_drive's
+    /// route were within 84 m (the same at 20 s, which doubled the distance on a random road).
+    static let timeBasedLookahead = 15.0
+
+    /// The wait in force: `lookahead`, or `timeBasedLookahead` under TimeBased.
+    private var wait: Double { filtering == .timeBased ? max(lookahead, Self.timeBasedLookahead) : lookahead }
 
     public init(filtering: TrackerFiltering = .none, lookahead: Double = 10) {
         self.filtering = filtering
@@ -111,7 +121,7 @@ public struct TrackerSpacing: Sendable {
     /// a heartbeat or the first point, `lookahead` after it.
     private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
         let elapsed = held.location.time.seconds(to: fix.time)
-        guard elapsed >= lookahead else { return false }
+        guard elapsed >= wait else { return false }
         let corner = held.trigger.isCorner
         guard filtering != .timeBased, corner, elapsed < Self.maxHold else { return true }
         guard filtering.stores(fix, after: held.location) else {
@@ -120,7 +130,7 @@ public struct TrackerSpacing: Sendable {
         }
         let since = clearSince ?? fix.time
         clearSince = since
-        return since.seconds(to: fix.time) >= lookahead
+        return since.seconds(to: fix.time) >= wait
     }
 
     /// A wish of the triggers: held as `tentative` when the tracker would store it and nothing is
@@ -180,14 +190,14 @@ public struct TrackerSpacing: Sendable {
             // needs to see where the road goes after it, or its last point cannot be followed.
             // The same past a heartbeat, which may be met by a fix before the newest.
             if let first = due.min() {
-                guard atOnce || first.seconds(to: fix.time) >= lookahead else { return nil }
+                guard atOnce || first.seconds(to: fix.time) >= wait else { return nil }
             } else {
-                guard since[firstAllowed].time.seconds(to: fix.time) >= lookahead
-                    && (owedAt.map { $0.seconds(to: fix.time) >= lookahead } ?? true) else { return nil }
+                guard since[firstAllowed].time.seconds(to: fix.time) >= wait
+                    && (owedAt.map { $0.seconds(to: fix.time) >= wait } ?? true) else { return nil }
             }
             if let next = nextAttempt, fix.time < next { return nil }
         }
-        nextAttempt = fix.time.adding(seconds: lookahead)
+        nextAttempt = fix.time.adding(seconds: wait)
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance)
         let chosen = path.points(meeting: meeting)
         guard let last = chosen.last else {
