@@ -7,12 +7,13 @@
 /// (a corner under a distance rule until the vehicle is clear of it: the next corner's wish comes
 /// only after the fixes that reveal it). A wish the tracker would not store — or one too close to
 /// the held one, as at a tight corner or a U-turn — is held back (counted in `withheld`) and owed:
-/// once allowed fixes have come for `lookahead` (longer under TimeBased; a heartbeat: `lookahead` after it was due; at
-/// once for a stop or the end of the stream), `SpacedPath` chooses the points among all fixes
-/// since the last kept one, and each is kept with the trigger owed at its time. Choosing among the
-/// allowed fixes, not merely taking the first one allowed, is what keeps a TimeBased track near
-/// the road. A heartbeat is met by any fix since it was due, not only the newest: one due just
-/// before a corner, too close to it for the rule, is met by the corner.
+/// once allowed fixes have come for `lookahead` (`timeBasedLookahead` under TimeBased; a
+/// heartbeat: that long after it was due; at once for a stop or the end of the stream),
+/// `SpacedPath` chooses the points among all fixes since the last kept one, and each is kept with
+/// the trigger owed at its time. Choosing among the allowed fixes, not merely taking the first one
+/// allowed, is what keeps a TimeBased track near the road. A heartbeat is met by any fix since it
+/// was due, not only the newest: one due just before a corner, too close to it for the rule, is
+/// met by the corner.
 ///
 /// Under `none` every wish is kept at once, exactly as the triggers decide. Memory is bounded: at
 /// most `maxHeld` fixes since the last kept point (the oldest are thinned).
@@ -118,7 +119,7 @@ public struct TrackerSpacing: Sendable {
     /// Whether the held point can no longer meet a wish too close to it: a corner wish comes after
     /// the fixes that reveal it, so under a distance rule the point is held until the vehicle has
     /// been where the tracker would store a point for `lookahead`; under TimeBased, and for a stop,
-    /// a heartbeat or the first point, `lookahead` after it.
+    /// a heartbeat or the first point, the wait (`wait`) after it.
     private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
         let elapsed = held.location.time.seconds(to: fix.time)
         guard elapsed >= wait else { return false }
