@@ -216,11 +216,15 @@ import TrackingCore
             let share = Double(100 - second) / 40
             return Track.fix(Double(second), east: Double(second) * 10, north: -offset * share)
         }
+        return (Self.kept(fixes), fixes[21], fixes)
+    }
+
+    /// What the triggers keep of `fixes`, to the end, with a heartbeat far off.
+    static func kept(_ fixes: [Location]) -> [KeptLocation] {
         var configuration = FilterConfiguration()
         configuration.maxInterval = 600
         var triggers = MotionTriggers(configuration: configuration)
-        let kept = fixes.flatMap { triggers.process($0) } + triggers.finish()
-        return (kept, fixes[21], fixes)
+        return fixes.flatMap { triggers.process($0) } + triggers.finish()
     }
 
     @Test func theTrackEndsTheGapNearWhereTheVehicleWasSeenAgain() {
@@ -245,10 +249,6 @@ import TrackingCore
             return second < 60 ? -8 * Double(second - 20) / 40 : -8 * Double(100 - second) / 40
         }
         let fixes = (0...100).map { Track.fix(Double($0), east: Double($0) * 10, north: north($0)) }
-        var configuration = FilterConfiguration()
-        configuration.maxInterval = 600
-        var triggers = MotionTriggers(configuration: configuration)
-        let kept: [KeptLocation] = fixes.flatMap { triggers.process($0) } + triggers.finish()
-        #expect(kept.map(\.trigger) == [KeepTrigger.first, .final])
+        #expect(Self.kept(fixes).map(\.trigger) == [KeepTrigger.first, .final])
     }
 }
