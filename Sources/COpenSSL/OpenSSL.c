@@ -15,7 +15,7 @@
 // Every function taken from the libraries: its library and name. The table's pointers are typed
 // by OpenSSL's own declarations, so a call through one is checked as a direct call would be.
 #define GPSTRACKD_LIBSSL(X) \
-    X(TLS_client_method) X(SSL_CTX_new) X(SSL_CTX_ctrl) X(SSL_CTX_set_verify) X(SSL_CTX_free) \
+    X(TLS_client_method) X(SSL_CTX_new) X(SSL_CTX_ctrl) X(SSL_CTX_set_cipher_list) X(SSL_CTX_set_ciphersuites) X(SSL_CTX_set_verify) X(SSL_CTX_free) \
     X(SSL_CTX_load_verify_locations) X(SSL_CTX_set_default_verify_paths) X(SSL_new) X(SSL_free) X(SSL_ctrl) \
     X(SSL_get0_param) X(SSL_set_fd) X(SSL_get_rbio) X(SSL_set_session) X(SSL_connect) X(SSL_get_verify_result) \
     X(SSL_session_reused) X(SSL_get1_session) X(SSL_SESSION_free) X(SSL_SESSION_is_resumable) X(SSL_SESSION_dup) \
@@ -76,6 +76,25 @@ struct ssl_ctx_st *gpstrackd_tls_context(const char *caFile, int useEnvironment,
         return NULL;
     }
     api.SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
+    // What the ClientHello offers, every handshake's first and largest message from the device
+    // (a reconnect after a NAT's idle timeout sends it again): OpenSSL's defaults offer about 30
+    // cipher suites, 10 key-exchange groups and 26 signature algorithms, most of them for peers
+    // the tracker is not. Offered here: TLS 1.3's suites; for TLS 1.2, forward-secret AEAD suites
+    // only; X25519 (the one key share sent), P-256 and P-384; and the signature algorithms of
+    // RSA and ECDSA certificates with SHA-2, which the service's chains and TLS 1.3 need.
+    const char *tls12 = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+                        "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+    const char *tls13 = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256";
+    const char *groups = "X25519:P-256:P-384";
+    const char *signatures = "ECDSA+SHA256:ECDSA+SHA384:ECDSA+SHA512:RSA-PSS+SHA256:RSA-PSS+SHA384:RSA-PSS+SHA512:"
+                             "RSA+SHA256:RSA+SHA384:RSA+SHA512";
+    if (api.SSL_CTX_set_cipher_list(context, tls12) != 1 || api.SSL_CTX_set_ciphersuites(context, tls13) != 1
+        || api.SSL_CTX_ctrl(context, SSL_CTRL_SET_GROUPS_LIST, 0, (void *)groups) != 1
+        || api.SSL_CTX_ctrl(context, SSL_CTRL_SET_SIGALGS_LIST, 0, (void *)signatures) != 1) {
+        snprintf(reason, length, "this OpenSSL refuses the offered TLS parameters (cipher suites, groups, signatures)");
+        api.SSL_CTX_free(context);
+        return NULL;
+    }
     api.SSL_CTX_set_verify(context, SSL_VERIFY_PEER, NULL);
     api.SSL_CTX_ctrl(context, SSL_CTRL_MODE, SSL_MODE_AUTO_RETRY, NULL);
     int trusted;

@@ -5,7 +5,7 @@ It speaks the wire protocol of BatchUpdateDevicePosition, GetDevicePositionHisto
 GetDevicePosition, GetId and GetCredentialsForIdentity, and checks every tracker request's SigV4
 signature with botocore's SigV4Auth, an implementation independent of gpstrackd's signer.
 
-    python3 tracker_emulator.py [--port 0] [--access-key K --secret-key S] [--tls-cert PEM --tls-key PEM]
+    python3 tracker_emulator.py [--port 0] [--access-key K --secret-key S] [--tls-cert PEM --tls-key PEM [--tls-max-version 1.2]]
 
 Like the service, a tracker applies its PositionFiltering before storing an update, silently:
 TimeBased (one stored position per 30 s of SampleTime per device), DistanceBased (an update less
@@ -430,6 +430,8 @@ def main():
     ap.add_argument("--secret-key", default="emulator-secret-key")
     ap.add_argument("--tls-cert", help="serve https with this certificate (PEM)")
     ap.add_argument("--tls-key", help="the certificate's private key (PEM)")
+    ap.add_argument("--tls-max-version", choices=["1.2", "1.3"], default="1.3",
+                    help="the newest TLS version served (1.2: a server that has not moved to TLS 1.3)")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
@@ -439,6 +441,7 @@ def main():
         import ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)
+        context.maximum_version = ssl.TLSVersion.TLSv1_2 if args.tls_max_version == "1.2" else ssl.TLSVersion.TLSv1_3
         server.socket = context.wrap_socket(server.socket, server_side=True)
         url = "https://localhost:%d"
     print("listening on " + url % server.server_address[1], flush=True)

@@ -7,12 +7,14 @@ import TrackingCore
 /// The HTTP transport over TLS against the emulator serving https with a test certificate:
 /// verification refuses what it must, and a CONNECT proxy carries the tunnel.
 @Suite struct SocketTransportTests {
-    /// A self-signed certificate (its own CA) for `names` (e.g. `DNS:localhost,IP:127.0.0.2`).
-    static func certificate(_ directory: URL, _ label: String, names: String) async throws -> (certificate: String, key: String) {
+    /// A self-signed certificate (its own CA) for `names` (e.g. `DNS:localhost,IP:127.0.0.2`), with
+    /// a P-256 key, or an RSA key (`rsa`) as the service's certificates have.
+    static func certificate(_ directory: URL, _ label: String, names: String, rsa: Bool = false) async throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("\(label).pem").path
         let key = directory.appendingPathComponent("\(label).key").path
-        let child = try ChildProcess("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+        let keyOptions = rsa ? ["-newkey", "rsa:2048"] : ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
+        let child = try ChildProcess("/usr/bin/openssl", ["req", "-x509"] + keyOptions + [
+            "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
             "-subj", "/CN=gpstrackd test", "-addext", "subjectAltName=\(names)",
         ], directory: directory, name: "openssl-\(label)")
         #expect(await child.waitForExit(timeout: 30))
@@ -72,6 +74,26 @@ import TrackingCore
             _ = try await client.getDevicePosition(tracker: "fleet", device: "tls-truck")
             #expect(transport.tlsHandshakes == .init(full: 1, resumed: round), "reconnect \(round)")
         }
+    }
+
+    /// The ClientHello offers only what a current server needs (TLS 1.3's suites, forward-secret
+    /// AEAD suites for TLS 1.2, three groups, SHA-2 signatures), which must still meet a server as
+    /// the service runs it: an RSA certificate, over TLS 1.3 and over TLS 1.2 alone, a session
+    /// resumed on reconnect in both.
+    @Test(arguments: ["1.2", "1.3"])
+    func speaksToAServerWithAnRSACertificate(maxVersion: String) async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls-rsa")
+        let trusted = try await Self.certificate(directory, "rsa-server", names: "DNS:localhost,IP:127.0.0.1", rsa: true)
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: ["--tls-max-version", maxVersion])
+        defer { emulator.stop() }
+        let transport = SocketTransport(configuration: .init(caFile: trusted.certificate))
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        #expect(try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update]).isEmpty)
+        transport.closeIdleConnections()
+        let latest = try await client.getDevicePosition(tracker: "fleet", device: "tls-truck")
+        #expect(latest.sampleTime == Self.update.sampleTime)
+        #expect(transport.tlsHandshakes == .init(full: 1, resumed: 1), "TLS \(maxVersion)")
     }
 
     /// As on a cellular link: a relay between uploader and tracker closes connections left idle

@@ -21,10 +21,10 @@ int gpstrackd_openssl_load(char *reason, size_t length);
 
 // MARK: - TLS
 
-/// A client context: TLS 1.2 or newer, the peer always verified, trusting `caFile` (a PEM
-/// bundle) when given, else OpenSSL's defaults when `useEnvironment` (SSL_CERT_FILE/SSL_CERT_DIR
-/// set), else the system's hashed certificate directory (looked up per certificate, not loaded
-/// whole). NULL with the reason in `reason`.
+/// A client context: TLS 1.2 or newer with a short offer (see OpenSSL.c), the peer always
+/// verified, trusting `caFile` (a PEM bundle) when given, else OpenSSL's defaults when
+/// `useEnvironment` (SSL_CERT_FILE/SSL_CERT_DIR set), else the system's hashed certificate
+/// directory (looked up per certificate, not loaded whole). NULL with the reason in `reason`.
 struct ssl_ctx_st *gpstrackd_tls_context(const char *caFile, int useEnvironment, char *reason, size_t length);
 void gpstrackd_tls_context_free(struct ssl_ctx_st *context);
 
