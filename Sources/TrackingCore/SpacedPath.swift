@@ -4,7 +4,8 @@
 /// A small dynamic program over the fixes in hand (at most `maxNodes` candidates, the fixes
 /// between them all counted): first the smallest largest distance from any fix to the polyline
 /// that the rule allows (a bottleneck path), then, within `max(tolerance, that distance)`, the
-/// least excess over the tolerance summed over the segments, then the fewest points. This is what
+/// least excess over the tolerance summed over the segments, then the fewest points, then the
+/// nearest to the fixes (the largest distance, then each segment's own summed). This is what
 /// a greedy choice cannot do at a tight corner or a U-turn, where the point before the turn must
 /// be chosen together with the apex; and the summed excess keeps one stretch the rule forces far
 /// off the fixes from licensing every other segment in the window to go as far.
@@ -68,12 +69,14 @@ struct SpacedPath {
         guard bottleneck[end].isFinite else { return [] }
         let target = max(tolerance, bottleneck[end]) + 1e-9
         // 2. Within that distance, the least excess over the tolerance summed over the segments,
-        //    then the fewest points, then the smaller largest distance: a stretch the rule forces
-        //    off the fixes must not license every other segment in the window to go as far.
+        //    then the fewest points, then the smaller largest distance, then the smaller sum of
+        //    each segment's largest distance squared: a stretch the rule forces off the fixes
+        //    must not license every other segment in the window to go as far, nor, where it sets
+        //    the largest distance, leave the choice of the others to chance.
         var best = [Choice?](repeating: nil, count: nodes.count)
         var parent = [Int](repeating: -1, count: nodes.count)
         var endKept = false
-        best[0] = Choice(excess: 0, count: 0, worst: 0)
+        best[0] = Choice(excess: 0, count: 0, worst: 0, spread: 0)
         for b in 1...end {
             for a in 0..<b where costs[a][b] <= target {
                 guard let from = best[a] else { continue }
@@ -85,7 +88,7 @@ struct SpacedPath {
                 let kept = b == end && !leavesOpen(a)
                 let room = b == end && meeting != nil && !kept ? tolerance * MotionTriggers.turnShare : tolerance
                 let candidate = Choice(excess: from.excess + max(0, costs[a][b] - room), count: from.count + 1,
-                                       worst: max(from.worst, costs[a][b]))
+                                       worst: max(from.worst, costs[a][b]), spread: from.spread + costs[a][b] * costs[a][b])
                 if best[b].map(candidate.isBetter) ?? true {
                     (best[b], parent[b]) = (candidate, a)
                     if b == end { endKept = kept }
@@ -108,10 +111,13 @@ struct SpacedPath {
         var excess: Double
         var count: Int
         var worst: Double
+        var spread: Double
 
         func isBetter(than other: Choice) -> Bool {
             if abs(excess - other.excess) > 1e-6 { return excess < other.excess }
-            return count != other.count ? count < other.count : worst < other.worst
+            if count != other.count { return count < other.count }
+            if abs(worst - other.worst) > 1e-6 { return worst < other.worst }
+            return spread < other.spread
         }
     }
 }

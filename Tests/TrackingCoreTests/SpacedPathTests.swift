@@ -31,6 +31,16 @@ import Testing
         #expect(plane.project(corner).x >= 90)
     }
 
+    /// Where the stretch the rule forces off the fixes sets the largest distance, every corner
+    /// point within the tolerance ties on it; the one that keeps the other segments nearest their
+    /// fixes is the corner itself, not a fix 5 m before or after it.
+    @Test func amongPointsThatTieOnTheForcedStretchTheNearestToTheFixesIsKept() throws {
+        let fixes = Self.fixes()
+        let origin = Track.fix(0)
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .distanceBased, tolerance: 10).points()
+        #expect(chosen.map(\.time) == [fixes[19].time], "the corner, at 100 m east")
+    }
+
     /// East at 5 m a second to a corner at 100 m (second 20), then north to 20 m; accuracies of
     /// 15 m, so under AccuracyBased kept points stand at least 30 m apart: the corner and the
     /// newest fix, 20 m north of it, cannot both be kept.
