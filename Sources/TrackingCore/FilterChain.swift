@@ -47,6 +47,7 @@ public struct FilterChain: Sendable {
         triggers = MotionTriggers(configuration: configuration)
         spacing = TrackerSpacing(filtering: configuration.trackerFiltering)
         spacing.tolerance = configuration.maxDeviation
+        spacing.stoppedSpeed = configuration.stoppedSpeed
     }
 
     public var configuration: FilterConfiguration {
@@ -56,6 +57,7 @@ public struct FilterChain: Sendable {
             triggers.configuration = newValue
             spacing.filtering = newValue.trackerFiltering
             spacing.tolerance = newValue.maxDeviation
+            spacing.stoppedSpeed = newValue.stoppedSpeed
         }
     }
 

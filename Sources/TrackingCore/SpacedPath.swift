@@ -9,11 +9,18 @@
 /// a greedy choice cannot do at a tight corner or a U-turn, where the point before the turn must
 /// be chosen together with the apex; and the summed excess keeps one stretch the rule forces far
 /// off the fixes from licensing every other segment in the window to go as far.
+///
+/// Where the vehicle stood (a red light, a stop), its fixes count as the place they drift about,
+/// their mean: a fix drifted 13 m behind the stop set the largest distance, and the bend after
+/// the light was then cut as far at no cost (a random road of our own under DistanceBased, 13.3 m
+/// from the true path; 10.5 m with the mean).
 struct SpacedPath {
     let origin: Location
     let fixes: [Location]
     let filtering: TrackerFiltering
     let tolerance: Double
+    /// A fix no faster than this is drift about where the vehicle stands (`stopped-speed`).
+    var stoppedSpeed = 1.0
     /// Candidates considered; more fixes are thinned evenly (the last always stays).
     static let maxNodes = 60
 
@@ -25,7 +32,8 @@ struct SpacedPath {
     func points(meeting: ((Location) -> Bool)? = nil) -> [Location] {
         guard !fixes.isEmpty else { return [] }
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
-        let projected = [(x: 0.0, y: 0.0)] + fixes.map { plane.project($0) }
+        let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
+        let projected = [(x: 0.0, y: 0.0)] + Self.steadied(fixes.map { plane.project($0) }, standing: standing)
         // Node k is projected index `nodes[k]`: 0 is the origin, the last is the newest fix.
         var nodes = [0]
         let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
@@ -103,6 +111,26 @@ struct SpacedPath {
         }
         var out = path.reversed().map(location)
         if endKept { out.append(location(end)) }
+        return out
+    }
+
+    /// `points` with each run of standing fixes replaced by the run's mean: the place where the
+    /// vehicle stood, which the track should pass, without the drift about it.
+    static func steadied(_ points: [(x: Double, y: Double)], standing: [Bool]) -> [(x: Double, y: Double)] {
+        var out = points
+        var start = 0
+        while start < points.count {
+            guard standing[start] else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end + 1 < points.count, standing[end + 1] { end += 1 }
+            let run = points[start...end]
+            let mean = (x: run.map(\.x).reduce(0, +) / Double(run.count), y: run.map(\.y).reduce(0, +) / Double(run.count))
+            for index in start...end { out[index] = mean }
+            start = end + 1
+        }
         return out
     }
 

@@ -23,6 +23,8 @@ public struct TrackerSpacing: Sendable {
     public var lookahead: Double
     /// `max-deviation`: how far the stored track may pass from the fixes when the rule allows it.
     public var tolerance: Double = 10
+    /// `stopped-speed`: a fix no faster than this is the receiver's drift about where the vehicle stands.
+    public var stoppedSpeed: Double = 1
     /// The last point kept (and so sent): the tracker's last stored position, as far as it is known.
     public private(set) var lastKept: Location?
     /// Wishes of the triggers the constraint held back.
@@ -199,7 +201,7 @@ public struct TrackerSpacing: Sendable {
             if let next = nextAttempt, fix.time < next { return nil }
         }
         nextAttempt = fix.time.adding(seconds: wait)
-        let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance)
+        let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed)
         let chosen = path.points(meeting: meeting)
         guard let last = chosen.last else {
             // The straight line from the last kept point still represents the fixes: nothing

@@ -41,6 +41,26 @@ import Testing
         #expect(chosen.map(\.time) == [fixes[19].time], "the corner, at 100 m east")
     }
 
+    /// Stopped at a red light (the stop point kept), the receiver drifting about it, one fix 14 m
+    /// behind; then south through a bend 14 m on and west-south-west. Under DistanceBased no point
+    /// may stand within 30 m of the stop. The drift must not make the bend free to cut: a segment
+    /// straight from the stop is as far from the drifted fix as any, but the bend needs a point.
+    @Test func theDriftAboutAStopDoesNotLicenseCuttingTheBendAfterIt() throws {
+        let origin = Track.fix(0, speed: 0)
+        let drift: [(Double, Double)] = [(3, 2), (-2, 3), (-3, -2), (2, -3), (0, 14), (1, 1), (-1, -2), (2, 2), (-2, -1), (1, -1)]
+        var fixes = drift.enumerated().map { Track.fix(Double($0.offset + 1), east: $0.element.0, north: $0.element.1, speed: 0) }
+        fixes += [Track.fix(11, north: -7, speed: 7, course: 180), Track.fix(12, north: -14, speed: 7, course: 180)]
+        fixes += (1...15).map { step in
+            Track.fix(Double(12 + step), east: -7 * Double(step), north: -14 - 1.4 * Double(step), speed: 7, course: 259)
+        }
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .distanceBased, tolerance: 10).points()
+        let track = [origin] + chosen + [fixes[fixes.count - 1]]
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b, after: a)) }
+        let moving = fixes.filter { ($0.speed ?? 0) > 1 }
+        let (_, farthest) = SimplificationFidelityTests.compliance(moving, track: track, tolerance: 10)
+        #expect(farthest < 12, "the bend within 12 m of the track: \(farthest) m with \(chosen.count) points")
+    }
+
     /// East at 5 m a second to a corner at 100 m (second 20), then north to 20 m; accuracies of
     /// 15 m, so under AccuracyBased kept points stand at least 30 m apart: the corner and the
     /// newest fix, 20 m north of it, cannot both be kept.
