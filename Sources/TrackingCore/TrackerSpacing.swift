@@ -45,6 +45,11 @@ public struct TrackerSpacing: Sendable {
     private var clearSince: FixTime?
     /// The longest a corner point is held, seconds.
     static let maxHold = 120.0
+    /// Under TimeBased a point forbids any other for 30 s: a choice whose last point is younger
+    /// than that is made again once the road after it is seen (a corner 15 s past a roundabout
+    /// was cut by 150 m when the roundabout's exit was chosen before the corner came, a random
+    /// road of our own), but not once the first allowed fix is this old, so the track goes on.
+    static let maxDefer = 45.0
     /// Fixes since `lastKept`, oldest first.
     private var since: [Location] = []
     private let maxHeld = 2000
@@ -120,12 +125,14 @@ public struct TrackerSpacing: Sendable {
 
     /// Whether the held point can no longer meet a wish too close to it: a corner wish comes after
     /// the fixes that reveal it, so under a distance rule the point is held until the vehicle has
-    /// been where the tracker would store a point for `lookahead`; under TimeBased, and for a stop,
-    /// a heartbeat or the first point, the wait (`wait`) after it.
+    /// been where the tracker would store a point for `lookahead`; under TimeBased a corner for
+    /// the 30 s in which it forbids any other point (a corner within them is weighed against it,
+    /// not cut); for a stop, a heartbeat or the first point, the wait (`wait`) after it.
     private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
         let elapsed = held.location.time.seconds(to: fix.time)
-        guard elapsed >= wait else { return false }
         let corner = held.trigger.isCorner
+        let hold = filtering == .timeBased && corner ? max(wait, TrackerFiltering.interval) : wait
+        guard elapsed >= hold else { return false }
         guard filtering != .timeBased, corner, elapsed < Self.maxHold else { return true }
         guard filtering.stores(fix, after: held.location) else {
             clearSince = nil
@@ -207,6 +214,13 @@ public struct TrackerSpacing: Sendable {
             // The straight line from the last kept point still represents the fixes: nothing
             // is needed for the corners owed; a stop or heartbeat waits until it can be kept.
             if !mustReachEnd { owed.removeAll() }
+            return nil
+        }
+        // Under TimeBased, corners not before the 30 s the last point forbids are seen (`maxDefer`);
+        // a place owed (a heartbeat, a stop) is kept as soon as it is chosen.
+        if filtering == .timeBased, !now, places.isEmpty, last.time.seconds(to: fix.time) < TrackerFiltering.interval,
+           since[firstAllowed].time.seconds(to: fix.time) < Self.maxDefer {
+            nextAttempt = last.time.adding(seconds: TrackerFiltering.interval)
             return nil
         }
         var out: [KeptLocation] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TrackingCore
 
@@ -136,5 +137,39 @@ import TrackingCore
         let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
         #expect(farthest < 1, "the track through the corner: \(farthest) m")
         #expect(chain.counters.withheld >= 1, "the heartbeat too close to the corner was held back")
+    }
+}
+
+/// Under TimeBased a point forbids any other for 30 s, so the choice must have seen the road for
+/// that long after the point it commits to.
+@Suite struct TrackerSpacingTimeBasedTests {
+    /// At 15 m/s: east for 40 s, a bend of 30°, on for 15 s, a right-angle corner, on for a
+    /// minute. The bend and the corner are 15 s apart: one point can stand for only one.
+    static func drive() -> [Location] {
+        var fixes: [Location] = []
+        var (east, north) = (0.0, 0.0)
+        for second in 0...120 {
+            let heading = second < 40 ? 90.0 : second < 55 ? 120.0 : 210.0
+            fixes.append(Track.fix(Double(second), east: east, north: north, speed: 15, course: heading, accuracy: 5))
+            east += 15 * sin(heading * .pi / 180)
+            north += 15 * cos(heading * .pi / 180)
+        }
+        return fixes
+    }
+
+    @Test func aCornerSoonAfterAChosenPointIsSeenBeforeThePointIsKept() {
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = .timeBased
+        var chain = FilterChain(configuration: configuration)
+        let fixes = Self.drive()
+        var kept: [KeptLocation] = []
+        for fix in fixes { kept += chain.process(fix, clock: Track.synced).kept }
+        kept += chain.finish()
+        let track = kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
+        let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        // A point at the bend leaves the corner cut by 159 m; one at the corner, the bend by 84 m
+        // (the best any points 30 s apart do is 66 m).
+        #expect(fidelity.maxDeviation < 100, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map(\.time.iso8601))")
     }
 }
