@@ -22,12 +22,13 @@ import TrackingCore
         return fixes
     }
 
-    static func run(_ filtering: TrackerFiltering) -> (kept: [KeptLocation], withheld: Int) {
+    /// `fixes` (by default `drive()`) through the filter under `filtering`, to the end.
+    static func run(_ filtering: TrackerFiltering, fixes: [Location] = drive()) -> (kept: [KeptLocation], withheld: Int) {
         var configuration = FilterConfiguration()
         configuration.trackerFiltering = filtering
         var chain = FilterChain(configuration: configuration)
         var kept: [KeptLocation] = []
-        for fix in drive() { kept += chain.process(fix, clock: Track.synced).kept }
+        for fix in fixes { kept += chain.process(fix, clock: Track.synced).kept }
         kept += chain.finish()
         return (kept, chain.counters.withheld)
     }
@@ -158,14 +159,8 @@ import TrackingCore
     }
 
     @Test func aCornerSoonAfterAChosenPointIsSeenBeforeThePointIsKept() {
-        var configuration = FilterConfiguration()
-        configuration.trackerFiltering = .timeBased
-        var chain = FilterChain(configuration: configuration)
         let fixes = Self.drive()
-        var kept: [KeptLocation] = []
-        for fix in fixes { kept += chain.process(fix, clock: Track.synced).kept }
-        kept += chain.finish()
-        let track = kept.map(\.location)
+        let track = TrackerSpacingTests.run(.timeBased, fixes: fixes).kept.map(\.location)
         for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
         let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
         // A point at the bend leaves the corner cut by 159 m; one at the corner, the bend by 84 m
