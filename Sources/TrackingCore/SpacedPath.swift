@@ -10,6 +10,12 @@
 /// be chosen together with the apex; and the summed excess keeps one stretch the rule forces far
 /// off the fixes from licensing every other segment in the window to go as far.
 ///
+/// The excess is counted as the deviation trigger counts its room: on a bend's inside of a fix
+/// (`TurnWatch`) a segment has `turnShare` of the tolerance, for the receiver's fixes already cut
+/// the bend. With the whole tolerance there, a chord across a ramp passed 10 m inside fixes that
+/// were 4 m inside the road (an unseen make_drive seed under DistanceBased, 14.6 m from the true
+/// path; 11.1 m with the share, one point more).
+///
 /// Where the vehicle stood (a red light, a stop), its fixes count as the place they drift about,
 /// their mean: a fix drifted 13 m behind the stop set the largest distance, and the bend after
 /// the light was then cut as far at no cost (a random road of our own under DistanceBased, 13.3 m
@@ -36,6 +42,7 @@ struct SpacedPath {
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
         let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
         let projected = [(x: 0.0, y: 0.0)] + Self.steadied(fixes.map { plane.project($0) }, standing: standing)
+        let turns = [TurnWatch.Turn.straight] + Self.turns(fixes, standing: standing)
         // Node k is projected index `nodes[k]`: 0 is the origin, the last is the newest fix.
         var nodes = [0]
         let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
@@ -47,15 +54,19 @@ struct SpacedPath {
         if nodes.last != fixes.count { nodes.append(fixes.count) }
         let end = nodes.count - 1
         func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
-        func cost(_ a: Int, _ b: Int) -> Double {
+        /// The largest distance from a fix between `a` and `b` to their segment, and the most
+        /// any of them is beyond its room (`turnShare` of the tolerance on a bend's inside).
+        func cost(_ a: Int, _ b: Int) -> (worst: Double, over: Double) {
             let pa = projected[nodes[a]], pb = projected[nodes[b]]
-            var worst = 0.0
+            var worst = 0.0, over = -Double.infinity
             var k = nodes[a] + 1
             while k < nodes[b] {
-                worst = max(worst, LocalPlane.distance(from: projected[k], toSegment: pa, pb))
+                let distance = LocalPlane.distance(from: projected[k], toSegment: pa, pb)
+                worst = max(worst, distance)
+                over = max(over, distance - (Self.insideOfABend(projected[k], turns[k], pa, pb) ? tolerance * MotionTriggers.turnShare : tolerance))
                 k += 1
             }
-            return worst
+            return (worst, over)
         }
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
         // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).
@@ -65,8 +76,9 @@ struct SpacedPath {
             b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(location(b), after: location(a))
         }
         var costs = Array(repeating: [Double](repeating: .infinity, count: nodes.count), count: nodes.count)
+        var overs = costs
         for b in 1...end {
-            for a in 0..<b where allowed(a, b) { costs[a][b] = cost(a, b) }
+            for a in 0..<b where allowed(a, b) { (costs[a][b], overs[a][b]) = cost(a, b) }
         }
         // 1. The smallest largest distance the rule allows.
         var bottleneck = [Double](repeating: .infinity, count: nodes.count)
@@ -96,8 +108,8 @@ struct SpacedPath {
                 // yet), so it gets the room a bend's inside gets: a corner left 9 m inside its
                 // fixes was 15 m inside the road (make_drive seed 43 under AccuracyBased).
                 let kept = b == end && !leavesOpen(a)
-                let room = b == end && meeting != nil && !kept ? tolerance * MotionTriggers.turnShare : tolerance
-                let candidate = Choice(excess: from.excess + max(0, costs[a][b] - room), count: from.count + 1,
+                let over = b == end && meeting != nil && !kept ? costs[a][b] - tolerance * MotionTriggers.turnShare : overs[a][b]
+                let candidate = Choice(excess: from.excess + max(0, over), count: from.count + 1,
                                        worst: max(from.worst, costs[a][b]), spread: from.spread + costs[a][b] * costs[a][b])
                 if best[b].map(candidate.isBetter) ?? true {
                     (best[b], parent[b]) = (candidate, a)
@@ -134,6 +146,30 @@ struct SpacedPath {
             start = end + 1
         }
         return out
+    }
+
+    /// The turn at each fix (`TurnWatch`), none where the vehicle stands.
+    static func turns(_ fixes: [Location], standing: [Bool]) -> [TurnWatch.Turn] {
+        var watch = TurnWatch()
+        return zip(fixes, standing).map { fix, stands in
+            guard !stands else {
+                watch.reset()
+                return .straight
+            }
+            return watch.turn(at: fix)
+        }
+    }
+
+    /// Whether the segment from `a` to `b` passes on the bend's inside of `p` (the fix on the
+    /// segment's left in a right turn): there a fix is measured against `turnShare` of the room,
+    /// as the deviation trigger measures it, for the receiver's fixes already cut the bend.
+    static func insideOfABend(_ p: (x: Double, y: Double), _ turn: TurnWatch.Turn, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
+        let side = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+        switch turn {
+        case .right: return side > 0
+        case .left: return side < 0
+        case .straight: return false
+        }
     }
 
     /// A path's figures in the second step, in the order they are weighed.
