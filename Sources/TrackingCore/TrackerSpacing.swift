@@ -188,9 +188,15 @@ public struct TrackerSpacing: Sendable {
         guard let origin = lastKept, let firstAllowed = since.firstIndex(where: { filtering.stores($0, after: origin) }) else { return nil }
         // A place owed: the track must reach the vehicle's place. A stop, a departure, the end:
         // the newest fix, as soon as the rule allows. A heartbeat: any fix since it was due
-        // (proof of life, and the vehicle's place then), so a corner there can meet it.
+        // (proof of life, and the vehicle's place then), so a corner there can meet it. Under
+        // TimeBased a stop the vehicle has left by the time the rule allows a point is met the
+        // same way, once the road after the first allowed fix is seen: the newest fix is then no
+        // place it stood, and it forbade the corner after it for 30 s (a suburb's stop-and-go
+        // of our own: 152.6 m from the true path; 66.7 m, the best 62.6 m). Its fixes where it
+        // stood are on the chosen track (`SpacedPath` measures from their mean).
         let places = owed.filter { !$0.trigger.isCorner }
-        let atOnce = places.contains { $0.trigger != .heartbeat }
+        let left = filtering == .timeBased && places.contains { $0.trigger == .stop } && (fix.speed ?? .infinity) > stoppedSpeed
+        let atOnce = places.contains { $0.trigger != .heartbeat && !(left && $0.trigger == .stop) }
         let due = places.map(\.location.time)
         var meeting: ((Location) -> Bool)?
         if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest } }
@@ -201,6 +207,7 @@ public struct TrackerSpacing: Sendable {
             // The same past a heartbeat, which may be met by a fix before the newest.
             if let first = due.min() {
                 guard atOnce || first.seconds(to: fix.time) >= wait else { return nil }
+                guard !left || since[firstAllowed].time.seconds(to: fix.time) >= wait else { return nil }
             } else {
                 guard since[firstAllowed].time.seconds(to: fix.time) >= wait
                     && (owedAt.map { $0.seconds(to: fix.time) >= wait } ?? true) else { return nil }

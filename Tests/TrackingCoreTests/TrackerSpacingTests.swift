@@ -167,4 +167,34 @@ import TrackingCore
         // (the best any points 30 s apart do is 66 m).
         #expect(fidelity.maxDeviation < 100, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map(\.time.iso8601))")
     }
+
+    /// Stop-and-go, then a corner: east at 10 m/s, standing 15 s at 100 m (a stop, 15 s after the
+    /// first point, so the rule holds it back), on east from 25 s, a right-angle corner north at
+    /// 250 m (40 s), on north for a minute.
+    static func stopAndGoThenACorner() -> [Location] {
+        (0...100).map { second in
+            let t = Double(second)
+            switch second {
+            case ..<10: return Track.fix(t, east: 10 * t, speed: 10, course: 90)
+            case ..<25: return Track.fix(t, east: 100, speed: 0, course: 90)
+            case ..<40: return Track.fix(t, east: 100 + 10 * (t - 24), speed: 10, course: 90)
+            default: return Track.fix(t, east: 250, north: 10 * (t - 40), speed: 10, course: 0)
+            }
+        }
+    }
+
+    /// When the rule allows the stop's point the vehicle has left: the newest fix then is no
+    /// place where it stood, only a point that forbids the corner 10 s on (a suburb's
+    /// stop-and-go of our own under TimeBased: 152.6 m from the true path; 66.7 m now, the best
+    /// 62.6 m). Such a stop is met like a heartbeat, by the best fix since it, once the road
+    /// after the first allowed fix is seen; the stretch where it stood is on the chosen track.
+    @Test func aStopTheVehicleHasLeftWhenItIsAllowedDoesNotForbidTheCornerAfterIt() {
+        let fixes = Self.stopAndGoThenACorner()
+        let (kept, _) = TrackerSpacingTests.run(.timeBased, fixes: fixes)
+        let track = kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
+        let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        // With the stop's point at the newest fix once allowed (30 s, 150 m east), the corner was cut by 82 m.
+        #expect(fidelity.maxDeviation < 20, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(kept.map { "\(Track.start.seconds(to: $0.location.time)) \($0.trigger)" })")
+    }
 }
