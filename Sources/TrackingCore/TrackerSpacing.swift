@@ -49,6 +49,10 @@ public struct TrackerSpacing: Sendable {
     /// than that is made again once the road after it is seen (a corner 15 s past a roundabout
     /// was cut by 150 m when the roundabout's exit was chosen before the corner came, a random
     /// road of our own), but not once the first allowed fix is this old, so the track goes on.
+    /// Of several points chosen together the earlier ones stand and only the last is chosen
+    /// again: a choice made late (a heartbeat owed, a loop) kept a point in a loop's first
+    /// seconds and forbade the rest of it (a random road of our own at 5 Hz, 214 m from the
+    /// true path; 80.6 m, the best 73.5 m).
     static let maxDefer = 45.0
     /// Fixes since `lastKept`, oldest first.
     private var since: [Location] = []
@@ -223,22 +227,32 @@ public struct TrackerSpacing: Sendable {
             if !mustReachEnd { owed.removeAll() }
             return nil
         }
-        // Under TimeBased, corners not before the 30 s the last point forbids are seen (`maxDefer`);
-        // a place owed (a heartbeat, a stop) is kept as soon as it is chosen.
-        if filtering == .timeBased, !now, places.isEmpty, last.time.seconds(to: fix.time) < TrackerFiltering.interval,
-           since[firstAllowed].time.seconds(to: fix.time) < Self.maxDefer {
-            nextAttempt = last.time.adding(seconds: TrackerFiltering.interval)
-            return nil
+        // Under TimeBased the last point chosen forbids any other for 30 s: while it is younger
+        // than that, the road it forbids is not all seen, and it is chosen again once it is
+        // (`maxDefer`), or, of several chosen together, once its 30 s have come: the points
+        // before it stand. A place owed is kept once chosen alone: a heartbeat due every few
+        // seconds would otherwise put its point off again and again.
+        var kept = chosen
+        var again: FixTime?
+        if filtering == .timeBased, !now, !atOnce, last.time.seconds(to: fix.time) < TrackerFiltering.interval {
+            if chosen.count > 1 {
+                kept.removeLast()
+                again = last.time.adding(seconds: TrackerFiltering.interval)
+            } else if places.isEmpty, since[firstAllowed].time.seconds(to: fix.time) < Self.maxDefer {
+                nextAttempt = last.time.adding(seconds: TrackerFiltering.interval)
+                return nil
+            }
         }
         var out: [KeptLocation] = []
-        for point in chosen {
+        for point in kept {
             let trigger = owed.last { $0.location.time <= point.time }?.trigger ?? owed.first?.trigger ?? .deviation
             out.append(KeptLocation(location: point, trigger: trigger))
         }
-        owed.removeAll { $0.location.time <= last.time }
-        if mustReachEnd, last.time == since.last?.time { owed.removeAll() }
-        keep(last)
-        nextAttempt = nil
+        let newest = kept[kept.count - 1]
+        owed.removeAll { $0.location.time <= newest.time }
+        if mustReachEnd, newest.time == since.last?.time { owed.removeAll() }
+        keep(newest)
+        nextAttempt = again
         return out
     }
 
