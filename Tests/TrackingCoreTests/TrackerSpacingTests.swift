@@ -147,22 +147,32 @@ import TrackingCore
     /// At 15 m/s: east for 40 s, a bend of 30°, on for 15 s, a right-angle corner, on for a
     /// minute. The bend and the corner are 15 s apart: one point can stand for only one.
     static func drive() -> [Location] {
+        driven(through: 120) { $0 < 40 ? 90 : $0 < 55 ? 120 : 210 }
+    }
+
+    /// A fix a second at 15 m/s from second 0 through `seconds`, on the heading of each second.
+    static func driven(through seconds: Int, heading: (Int) -> Double) -> [Location] {
         var fixes: [Location] = []
         var (east, north) = (0.0, 0.0)
-        for second in 0...120 {
-            let heading = second < 40 ? 90.0 : second < 55 ? 120.0 : 210.0
-            fixes.append(Track.fix(Double(second), east: east, north: north, speed: 15, course: heading, accuracy: 5))
-            east += 15 * sin(heading * .pi / 180)
-            north += 15 * cos(heading * .pi / 180)
+        for second in 0...seconds {
+            let course = heading(second)
+            fixes.append(Track.fix(Double(second), east: east, north: north, speed: 15, course: course, accuracy: 5))
+            east += 15 * sin(course * .pi / 180)
+            north += 15 * cos(course * .pi / 180)
         }
         return fixes
     }
 
-    @Test func aCornerSoonAfterAChosenPointIsSeenBeforeThePointIsKept() {
-        let fixes = Self.drive()
+    /// The drive's track under TimeBased, each point one the tracker stores, and how far it
+    /// passes from the fixes (which lie on the road).
+    static func timeBasedTrack(_ fixes: [Location]) -> (track: [Location], fidelity: TrackFidelity) {
         let track = TrackerSpacingTests.run(.timeBased, fixes: fixes).kept.map(\.location)
         for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
-        let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        return (track, TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) }))
+    }
+
+    @Test func aCornerSoonAfterAChosenPointIsSeenBeforeThePointIsKept() {
+        let (track, fidelity) = Self.timeBasedTrack(Self.drive())
         // A point at the bend leaves the corner cut by 159 m; one at the corner, the bend by 84 m
         // (the best any points 30 s apart do is 66 m).
         #expect(fidelity.maxDeviation < 100, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map(\.time.iso8601))")
@@ -189,26 +199,14 @@ import TrackingCore
     /// 62.6 m). Such a stop is met like a heartbeat, by the best fix since it, once the road
     /// after the first allowed fix is seen; the stretch where it stood is on the chosen track.
     @Test func aStopTheVehicleHasLeftWhenItIsAllowedDoesNotForbidTheCornerAfterIt() {
-        let fixes = Self.stopAndGoThenACorner()
-        let (kept, _) = TrackerSpacingTests.run(.timeBased, fixes: fixes)
-        let track = kept.map(\.location)
-        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
-        let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        let (track, fidelity) = Self.timeBasedTrack(Self.stopAndGoThenACorner())
         // With the stop's point at the newest fix once allowed (30 s, 150 m east), the corner was cut by 82 m.
-        #expect(fidelity.maxDeviation < 20, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(kept.map { "\(Track.start.seconds(to: $0.location.time)) \($0.trigger)" })")
+        #expect(fidelity.maxDeviation < 20, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map { Track.start.seconds(to: $0.time) })")
     }
 
     /// East at 15 m/s for 65 s, then a loop turning 8° a second for 30 s, then straight on.
     static func loop() -> [Location] {
-        var fixes: [Location] = []
-        var (east, north, heading) = (0.0, 0.0, 90.0)
-        for second in 0...180 {
-            if second >= 65 && second < 95 { heading += 8 }
-            fixes.append(Track.fix(Double(second), east: east, north: north, speed: 15, course: heading, accuracy: 5))
-            east += 15 * sin(heading * .pi / 180)
-            north += 15 * cos(heading * .pi / 180)
-        }
-        return fixes
+        driven(through: 180) { 90 + 8 * Double(min(max($0 - 64, 0), 30)) }
     }
 
     /// A choice of two points made late (the first allowed fix long past) whose second is
@@ -217,10 +215,7 @@ import TrackingCore
     /// seconds, and nothing could stand in the loop until 98 s (162 m from the road); a random
     /// road of our own at 5 Hz was cut by 214 m so (80.6 m now, the best 73.5 m).
     @Test func theLastOfSeveralPointsChosenTogetherIsChosenAgainOnceItsThirtySecondsAreSeen() {
-        let fixes = Self.loop()
-        let track = TrackerSpacingTests.run(.timeBased, fixes: fixes).kept.map(\.location)
-        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
-        let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        let (track, fidelity) = Self.timeBasedTrack(Self.loop())
         #expect(fidelity.maxDeviation < 120, "\(fidelity.maxDeviation) m from the road; kept \(track.map { Track.start.seconds(to: $0.time) })")
     }
 }
