@@ -221,27 +221,22 @@ public struct TrackerSpacing: Sendable {
         nextAttempt = fix.time.adding(seconds: wait)
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed)
         let chosen = path.points(meeting: meeting)
-        guard let last = chosen.last else {
+        guard !chosen.isEmpty else {
             // The straight line from the last kept point still represents the fixes: nothing
             // is needed for the corners owed; a stop or heartbeat waits until it can be kept.
             if !mustReachEnd { owed.removeAll() }
             return nil
         }
-        // Under TimeBased the last point chosen forbids any other for 30 s: while it is younger
-        // than that, the road it forbids is not all seen, and it is chosen again once it is
-        // (`maxDefer`), or, of several chosen together, once its 30 s have come: the points
-        // before it stand. A place owed is kept once chosen alone: a heartbeat due every few
-        // seconds would otherwise put its point off again and again.
         var kept = chosen
         var again: FixTime?
-        if filtering == .timeBased, !now, !atOnce, last.time.seconds(to: fix.time) < TrackerFiltering.interval {
-            if chosen.count > 1 {
-                kept.removeLast()
-                again = last.time.adding(seconds: TrackerFiltering.interval)
-            } else if places.isEmpty, since[firstAllowed].time.seconds(to: fix.time) < Self.maxDefer {
-                nextAttempt = last.time.adding(seconds: TrackerFiltering.interval)
-                return nil
-            }
+        switch deferral(of: chosen, at: fix, atOnce: atOnce || now, placesOwed: !places.isEmpty, firstAllowed: since[firstAllowed]) {
+        case .none: break
+        case let .last(until):
+            kept.removeLast()
+            again = until
+        case let .all(until):
+            nextAttempt = until
+            return nil
         }
         var out: [KeptLocation] = []
         for point in kept {
@@ -254,6 +249,30 @@ public struct TrackerSpacing: Sendable {
         keep(newest)
         nextAttempt = again
         return out
+    }
+
+    /// What of a choice waits for more road, and until when.
+    private enum Deferral {
+        /// Nothing: all of it is kept now.
+        case none
+        /// The last point, chosen again then; the points before it are kept now.
+        case last(until: FixTime)
+        /// All of it.
+        case all(until: FixTime)
+    }
+
+    /// Under TimeBased the last point chosen forbids any other for 30 s: while it is younger than
+    /// that, the road it forbids is not all seen, and it is chosen again once it is (`maxDefer`),
+    /// or, of several chosen together, once its 30 s have come: the points before it stand. A
+    /// place owed is kept once chosen alone (a heartbeat due every few seconds would otherwise
+    /// put its point off again and again), and one owed at once (a stop where the vehicle
+    /// stands, the end) is never put off.
+    private func deferral(of chosen: [Location], at fix: Location, atOnce: Bool, placesOwed: Bool, firstAllowed: Location) -> Deferral {
+        guard filtering == .timeBased, !atOnce, let last = chosen.last,
+              last.time.seconds(to: fix.time) < TrackerFiltering.interval else { return .none }
+        let until = last.time.adding(seconds: TrackerFiltering.interval)
+        if chosen.count > 1 { return .last(until: until) }
+        return !placesOwed && firstAllowed.time.seconds(to: fix.time) < Self.maxDefer ? .all(until: until) : .none
     }
 
     private mutating func keep(_ location: Location) {
