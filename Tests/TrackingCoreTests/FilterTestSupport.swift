@@ -17,6 +17,20 @@ struct Track {
             time: start.adding(seconds: second), mode: mode, latitude: latitude, longitude: longitude,
             course: course, speed: speed, horizontalAccuracy: accuracy)!
     }
+
+    /// A fix a second at `speed` from second 0 through `seconds`, each on the heading of its
+    /// second, the next that far along it.
+    static func driven(through seconds: Int, speed: Double, heading: (Int) -> Double) -> [Location] {
+        var fixes: [Location] = []
+        var (east, north) = (0.0, 0.0)
+        for second in 0...seconds {
+            let course = heading(second)
+            fixes.append(fix(Double(second), east: east, north: north, speed: speed, course: course))
+            east += speed * sin(course * .pi / 180)
+            north += speed * cos(course * .pi / 180)
+        }
+        return fixes
+    }
 }
 
 /// Runs CPU-bound work (a drive replayed through the filter, an optimum computed) on a thread of

@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 @testable import TrackingCore
 
@@ -69,13 +68,7 @@ import Testing
     /// unseen make_drive seed under DistanceBased: 14.6 m from the true path with the fixes 4 m
     /// inside the ramp and the chord 10 m inside them; 11.1 m now).
     static func ramp() -> [Location] {
-        var (east, north, course) = (0.0, 0.0, 90.0)
-        return (1...50).map { second in
-            if second > 10 && second <= 30 { course += 4 }
-            east += 10 * sin(course * .pi / 180)
-            north += 10 * cos(course * .pi / 180)
-            return Track.fix(Double(second), east: east, north: north, speed: 10, course: course)
-        }
+        Array(Track.driven(through: 50, speed: 10) { 90 + 4 * Double(min(max($0 - 9, 0), 20)) }.dropFirst())
     }
 
     @Test func aChordAcrossABendKeepsTheInsideRoomTheDeviationTriggerKeeps() throws {

@@ -147,20 +147,7 @@ import TrackingCore
     /// At 15 m/s: east for 40 s, a bend of 30°, on for 15 s, a right-angle corner, on for a
     /// minute. The bend and the corner are 15 s apart: one point can stand for only one.
     static func drive() -> [Location] {
-        driven(through: 120) { $0 < 40 ? 90 : $0 < 55 ? 120 : 210 }
-    }
-
-    /// A fix a second at 15 m/s from second 0 through `seconds`, on the heading of each second.
-    static func driven(through seconds: Int, heading: (Int) -> Double) -> [Location] {
-        var fixes: [Location] = []
-        var (east, north) = (0.0, 0.0)
-        for second in 0...seconds {
-            let course = heading(second)
-            fixes.append(Track.fix(Double(second), east: east, north: north, speed: 15, course: course, accuracy: 5))
-            east += 15 * sin(course * .pi / 180)
-            north += 15 * cos(course * .pi / 180)
-        }
-        return fixes
+        Track.driven(through: 120, speed: 15) { $0 < 40 ? 90 : $0 < 55 ? 120 : 210 }
     }
 
     /// The drive's track under TimeBased, each point one the tracker stores, and how far it
@@ -206,7 +193,7 @@ import TrackingCore
 
     /// East at 15 m/s for 65 s, then a loop turning 8° a second for 30 s, then straight on.
     static func loop() -> [Location] {
-        driven(through: 180) { 90 + 8 * Double(min(max($0 - 64, 0), 30)) }
+        Track.driven(through: 180, speed: 15) { 90 + 8 * Double(min(max($0 - 64, 0), 30)) }
     }
 
     /// A choice of two points made late (the first allowed fix long past) whose second is
