@@ -37,7 +37,9 @@ struct SpacedPath {
     /// accepts, with the stretch after it still open, as a corner there may need (a heartbeat due
     /// where a corner is, and the two too close for the rule to store both). Empty when the
     /// straight line from `origin` still represents the fixes (or the rule allows no such end yet).
-    func points(meeting: ((Location) -> Bool)? = nil) -> [Location] {
+    /// Without `endMeets` the newest fix may not be the last point: `meeting` alone says which
+    /// may (a heartbeat chosen again must not come later than it was first chosen).
+    func points(meeting: ((Location) -> Bool)? = nil, endMeets: Bool = true) -> [Location] {
         guard !fixes.isEmpty else { return [] }
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
         let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
@@ -70,7 +72,7 @@ struct SpacedPath {
         }
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
         // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).
-        func keepsEnd(_ a: Int) -> Bool { meeting != nil && filtering.stores(location(end), after: location(a)) }
+        func keepsEnd(_ a: Int) -> Bool { meeting != nil && endMeets && filtering.stores(location(end), after: location(a)) }
         func leavesOpen(_ a: Int) -> Bool { meeting.map { a > 0 && $0(location(a)) } ?? true }
         func allowed(_ a: Int, _ b: Int) -> Bool {
             b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(location(b), after: location(a))

@@ -54,6 +54,10 @@ public struct TrackerSpacing: Sendable {
     /// seconds and forbade the rest of it (a random road of our own at 5 Hz, 214 m from the
     /// true path; 80.6 m, the best 73.5 m).
     static let maxDefer = 45.0
+    /// A heartbeat chosen and put off until its 30 s are seen is met again by a fix no later
+    /// than the one chosen: choosing again may find the corner it would cut, but must not put
+    /// the heartbeat later each time (one due every second came only every 90 s).
+    private var meetBy: FixTime?
     /// Fixes since `lastKept`, oldest first.
     private var since: [Location] = []
     private let maxHeld = 2000
@@ -129,13 +133,14 @@ public struct TrackerSpacing: Sendable {
 
     /// Whether the held point can no longer meet a wish too close to it: a corner wish comes after
     /// the fixes that reveal it, so under a distance rule the point is held until the vehicle has
-    /// been where the tracker would store a point for `lookahead`; under TimeBased a corner for
-    /// the 30 s in which it forbids any other point (a corner within them is weighed against it,
-    /// not cut); for a stop, a heartbeat or the first point, the wait (`wait`) after it.
+    /// been where the tracker would store a point for `lookahead`; under TimeBased a corner or a
+    /// heartbeat for the 30 s in which it forbids any other point (a corner within them is
+    /// weighed against it, not cut: a heartbeat 14 s before a highway's exit cut it by 119 m);
+    /// for a stop or the first point, the wait (`wait`) after it.
     private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
         let elapsed = held.location.time.seconds(to: fix.time)
         let corner = held.trigger.isCorner
-        let hold = filtering == .timeBased && corner ? max(wait, TrackerFiltering.interval) : wait
+        let hold = filtering == .timeBased && (corner || held.trigger == .heartbeat) ? max(wait, TrackerFiltering.interval) : wait
         guard elapsed >= hold else { return false }
         guard filtering != .timeBased, corner, elapsed < Self.maxHold else { return true }
         guard filtering.stores(fix, after: held.location) else {
@@ -172,7 +177,7 @@ public struct TrackerSpacing: Sendable {
             // best fix the tracker would store after the last kept point is chosen for both.
             tentative = nil
             owed = [held, wish]
-            owedAt = since.last?.time
+            if wish.trigger != .heartbeat { owedAt = since.last?.time }
             withheld += 1
             return []
         }
@@ -181,7 +186,7 @@ public struct TrackerSpacing: Sendable {
             return []
         }
         owed.append(wish)
-        owedAt = since.last?.time
+        if wish.trigger != .heartbeat { owedAt = since.last?.time }
         withheld += 1
         return []
     }
@@ -201,9 +206,13 @@ public struct TrackerSpacing: Sendable {
         let places = owed.filter { !$0.trigger.isCorner }
         let left = filtering == .timeBased && places.contains { $0.trigger == .stop } && (fix.speed ?? .infinity) > stoppedSpeed
         let atOnce = places.contains { $0.trigger != .heartbeat && !(left && $0.trigger == .stop) }
-        let due = places.map(\.location.time)
+        // Heartbeats owed one after another are one need: a point since the first fell due.
+        let firstHeartbeat = places.first { $0.trigger == .heartbeat }
+        let due = places.filter { $0.trigger != .heartbeat || $0.location.time == firstHeartbeat?.location.time }.map(\.location.time)
+        let owing = PlacesOwed(places)
         var meeting: ((Location) -> Bool)?
-        if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest } }
+        let window = meetBy ?? FixTime(nanosecondsSince1970: .max)
+        if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
         let mustReachEnd = meeting != nil
         if !now {
             // Allowed fixes for `lookahead`, and `lookahead` past the last wish owed: the choice
@@ -211,6 +220,9 @@ public struct TrackerSpacing: Sendable {
             // The same past a heartbeat, which may be met by a fix before the newest.
             if let first = due.min() {
                 guard atOnce || first.seconds(to: fix.time) >= wait else { return nil }
+                // Under TimeBased a corner owed beside a heartbeat too: the point chosen for
+                // both forbids 30 s, so the road after the corner must be seen first.
+                guard atOnce || filtering != .timeBased || (owedAt.map { $0.seconds(to: fix.time) >= wait } ?? true) else { return nil }
                 guard !left || since[firstAllowed].time.seconds(to: fix.time) >= wait else { return nil }
             } else {
                 guard since[firstAllowed].time.seconds(to: fix.time) >= wait
@@ -220,7 +232,7 @@ public struct TrackerSpacing: Sendable {
         }
         nextAttempt = fix.time.adding(seconds: wait)
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed)
-        let chosen = path.points(meeting: meeting)
+        let chosen = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
         guard !chosen.isEmpty else {
             // The straight line from the last kept point still represents the fixes: nothing
             // is needed for the corners owed; a stop or heartbeat waits until it can be kept.
@@ -229,13 +241,14 @@ public struct TrackerSpacing: Sendable {
         }
         var kept = chosen
         var again: FixTime?
-        switch deferral(of: chosen, at: fix, atOnce: atOnce || now, placesOwed: !places.isEmpty, firstAllowed: since[firstAllowed]) {
+        switch deferral(of: chosen, at: fix, atOnce: atOnce || now, owing: owing, firstAllowed: since[firstAllowed]) {
         case .none: break
         case let .last(until):
             kept.removeLast()
             again = until
         case let .all(until):
             nextAttempt = until
+            if owing == .heartbeats { meetBy = chosen.last?.time }
             return nil
         }
         var out: [KeptLocation] = []
@@ -264,19 +277,34 @@ public struct TrackerSpacing: Sendable {
     /// Under TimeBased the last point chosen forbids any other for 30 s: while it is younger than
     /// that, the road it forbids is not all seen, and it is chosen again once it is (`maxDefer`),
     /// or, of several chosen together, once its 30 s have come: the points before it stand. A
-    /// place owed is kept once chosen alone (a heartbeat due every few seconds would otherwise
-    /// put its point off again and again), and one owed at once (a stop where the vehicle
-    /// stands, the end) is never put off.
-    private func deferral(of chosen: [Location], at fix: Location, atOnce: Bool, placesOwed: Bool, firstAllowed: Location) -> Deferral {
+    /// heartbeat chosen alone is chosen again once, among fixes no later than the first choice
+    /// (`meetBy`), so one due every few seconds is not put off again and again; any other place
+    /// owed is kept once chosen, and one owed at once (a stop where the vehicle stands, the end)
+    /// is never put off.
+    private func deferral(of chosen: [Location], at fix: Location, atOnce: Bool, owing: PlacesOwed, firstAllowed: Location) -> Deferral {
         guard filtering == .timeBased, !atOnce, let last = chosen.last,
               last.time.seconds(to: fix.time) < TrackerFiltering.interval else { return .none }
         let until = last.time.adding(seconds: TrackerFiltering.interval)
         if chosen.count > 1 { return .last(until: until) }
-        return !placesOwed && firstAllowed.time.seconds(to: fix.time) < Self.maxDefer ? .all(until: until) : .none
+        switch owing {
+        case .nothing: return firstAllowed.time.seconds(to: fix.time) < Self.maxDefer ? .all(until: until) : .none
+        case .heartbeats: return meetBy == nil ? .all(until: until) : .none
+        case .others: return .none
+        }
+    }
+
+    /// The places owed (not corners), as `deferral` weighs them.
+    private enum PlacesOwed {
+        case nothing, heartbeats, others
+
+        init(_ places: [KeptLocation]) {
+            self = places.isEmpty ? .nothing : places.allSatisfy { $0.trigger == .heartbeat } ? .heartbeats : .others
+        }
     }
 
     private mutating func keep(_ location: Location) {
         lastKept = location
+        meetBy = nil
         since.removeAll { $0.time <= location.time }
     }
 }

@@ -191,6 +191,21 @@ import TrackingCore
         #expect(fidelity.maxDeviation < 20, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map { Track.start.seconds(to: $0.time) })")
     }
 
+    /// East at 25 m/s for 72 s, then a bend of 90° to the left over 6 s, on north for a minute
+    /// and a half: the heartbeat falls due (60 s after the first point) 12 s before the bend.
+    static func heartbeatBeforeABend() -> [Location] {
+        Track.driven(through: 170, speed: 25) { 90 - 15 * Double(min(max($0 - 71, 0), 6)) }
+    }
+
+    /// A heartbeat is held for the 30 s its point forbids, as a corner is: the bend within them
+    /// meets it. Decided 15 s after it fell due, it was chosen before the bend came, and the bend
+    /// was cut by 72 m (the best any points 30 s apart do here: 33.5 m, as now). A highway of our
+    /// own: 119.4 m from the true path; 63.6 m now, the best 58.8 m.
+    @Test func aHeartbeatIsHeldForTheThirtySecondsItForbidsSoTheBendWithinThemMeetsIt() {
+        let (track, fidelity) = Self.timeBasedTrack(Self.heartbeatBeforeABend())
+        #expect(fidelity.maxDeviation < 40, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map { Track.start.seconds(to: $0.time) })")
+    }
+
     /// East at 15 m/s for 65 s, then a loop turning 8° a second for 30 s, then straight on.
     static func loop() -> [Location] {
         Track.driven(through: 180, speed: 15) { 90 + 8 * Double(min(max($0 - 64, 0), 30)) }
