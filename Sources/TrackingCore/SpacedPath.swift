@@ -130,6 +130,24 @@ struct SpacedPath {
         return out
     }
 
+    /// The largest distance from a fix held to the polyline from `origin` through `track`, each
+    /// fix against the segment of its time (fixes where the vehicle stood count as their mean);
+    /// fixes after the last point are not counted.
+    func largestDistance(through track: [Location]) -> Double {
+        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
+        let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
+        let projected = Self.steadied(fixes.map { plane.project($0) }, standing: standing)
+        let vertices = [origin] + track
+        var worst = 0.0, segment = 0
+        for (fix, point) in zip(fixes, projected) {
+            while segment + 1 < vertices.count, vertices[segment + 1].time < fix.time { segment += 1 }
+            guard segment + 1 < vertices.count else { break }
+            let a = plane.project(vertices[segment]), b = plane.project(vertices[segment + 1])
+            worst = max(worst, LocalPlane.distance(from: point, toSegment: a, b))
+        }
+        return worst
+    }
+
     /// `points` with each run of standing fixes replaced by the run's mean: the place where the
     /// vehicle stood, which the track should pass, without the drift about it.
     static func steadied(_ points: [(x: Double, y: Double)], standing: [Bool]) -> [(x: Double, y: Double)] {

@@ -232,7 +232,10 @@ public struct TrackerSpacing: Sendable {
         }
         nextAttempt = fix.time.adding(seconds: wait)
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed)
-        let chosen = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
+        let placed = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
+        let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, places: places) : []
+        let decidingCorners = !corners.isEmpty
+        let chosen = decidingCorners ? corners : placed
         guard !chosen.isEmpty else {
             // The straight line from the last kept point still represents the fixes: nothing
             // is needed for the corners owed; a stop or heartbeat waits until it can be kept.
@@ -241,7 +244,7 @@ public struct TrackerSpacing: Sendable {
         }
         var kept = chosen
         var again: FixTime?
-        switch deferral(of: chosen, at: fix, atOnce: atOnce || now, owing: owing, firstAllowed: since[firstAllowed]) {
+        switch deferral(of: chosen, at: fix, atOnce: (atOnce && !decidingCorners) || now, owing: decidingCorners ? .nothing : owing, firstAllowed: since[firstAllowed]) {
         case .none: break
         case let .last(until):
             kept.removeLast()
@@ -262,6 +265,20 @@ public struct TrackerSpacing: Sendable {
         keep(newest)
         nextAttempt = again
         return out
+    }
+
+    /// Under TimeBased, where the vehicle stands at a stop owed after corners: the points for the
+    /// corners alone, as if nothing else were owed, when they keep the fixes nearer than `placed`
+    /// (the stop at the newest fix, and what the rule allows before it) by more than the
+    /// tolerance; else none. The stop is kept as well from a standing fix 30 s on, and its point
+    /// now would have forbidden the corners just before it.
+    private func cornersBeforeAStop(_ path: SpacedPath, instead placed: [Location], at fix: Location, places: [KeptLocation]) -> [Location] {
+        guard filtering == .timeBased, (fix.speed ?? .infinity) <= stoppedSpeed, let newest = since.last,
+              places.allSatisfy({ $0.trigger == .stop }), owed.contains(where: { $0.trigger.isCorner }) else { return [] }
+        let corners = path.points()
+        guard !corners.isEmpty,
+              path.largestDistance(through: corners + [newest]) + tolerance < path.largestDistance(through: placed) else { return [] }
+        return corners
     }
 
     /// What of a choice waits for more road, and until when.
