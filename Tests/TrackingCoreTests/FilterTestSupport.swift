@@ -21,13 +21,18 @@ struct Track {
     /// A fix a second at `speed` from second 0 through `seconds`, each on the heading of its
     /// second, the next that far along it.
     static func driven(through seconds: Int, speed: Double, heading: (Int) -> Double) -> [Location] {
+        driven(through: seconds, speed: { _ in speed }, heading: heading)
+    }
+
+    /// The same with the speed of each second (0 where the vehicle stands).
+    static func driven(through seconds: Int, speed: (Int) -> Double, heading: (Int) -> Double) -> [Location] {
         var fixes: [Location] = []
         var (east, north) = (0.0, 0.0)
         for second in 0...seconds {
-            let course = heading(second)
-            fixes.append(fix(Double(second), east: east, north: north, speed: speed, course: course))
-            east += speed * sin(course * .pi / 180)
-            north += speed * cos(course * .pi / 180)
+            let (course, metres) = (heading(second), speed(second))
+            fixes.append(fix(Double(second), east: east, north: north, speed: metres, course: course))
+            east += metres * sin(course * .pi / 180)
+            north += metres * cos(course * .pi / 180)
         }
         return fixes
     }

@@ -209,14 +209,7 @@ import TrackingCore
     /// East at 15 m/s for 40 s, a right-angle corner north at 600 m, on north for 10 s, then
     /// standing a minute and a half: the stop comes 10 s after the corner.
     static func cornerThenAStop() -> [Location] {
-        (0...140).map { second in
-            let t = Double(second)
-            switch second {
-            case ..<40: return Track.fix(t, east: 15 * t, speed: 15, course: 90)
-            case ..<50: return Track.fix(t, east: 600, north: 15 * (t - 40), speed: 15, course: 0)
-            default: return Track.fix(t, east: 600, north: 150, speed: 0, course: 0)
-            }
-        }
+        Track.driven(through: 140, speed: { $0 < 50 ? 15 : 0 }, heading: { $0 < 40 ? 90 : 0 })
     }
 
     /// Where the vehicle stands at a stop owed just after a corner, the corner is chosen first
