@@ -41,9 +41,8 @@ struct SpacedPath {
     /// may (a heartbeat chosen again must not come later than it was first chosen).
     func points(meeting: ((Location) -> Bool)? = nil, endMeets: Bool = true) -> [Location] {
         guard !fixes.isEmpty else { return [] }
-        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
-        let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
-        let projected = [(x: 0.0, y: 0.0)] + Self.steadied(fixes.map { plane.project($0) }, standing: standing)
+        let (_, standing, places) = steadiedFixes()
+        let projected = [(x: 0.0, y: 0.0)] + places
         let turns = [TurnWatch.Turn.straight] + Self.turns(fixes, standing: standing)
         // Node k is projected index `nodes[k]`: 0 is the origin, the last is the newest fix.
         var nodes = [0]
@@ -134,9 +133,7 @@ struct SpacedPath {
     /// fix against the segment of its time (fixes where the vehicle stood count as their mean);
     /// fixes after the last point are not counted.
     func largestDistance(through track: [Location]) -> Double {
-        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
-        let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
-        let projected = Self.steadied(fixes.map { plane.project($0) }, standing: standing)
+        let (plane, _, projected) = steadiedFixes()
         let vertices = [origin] + track
         var worst = 0.0, segment = 0
         for (fix, point) in zip(fixes, projected) {
@@ -146,6 +143,14 @@ struct SpacedPath {
             worst = max(worst, LocalPlane.distance(from: point, toSegment: a, b))
         }
         return worst
+    }
+
+    /// The plane about `origin`, which fixes are where the vehicle stood, and each fix on the
+    /// plane with the standing ones at their run's mean (`steadied`).
+    private func steadiedFixes() -> (plane: LocalPlane, standing: [Bool], places: [(x: Double, y: Double)]) {
+        let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
+        let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
+        return (plane, standing, Self.steadied(fixes.map { plane.project($0) }, standing: standing))
     }
 
     /// `points` with each run of standing fixes replaced by the run's mean: the place where the
