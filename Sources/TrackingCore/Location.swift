@@ -95,4 +95,10 @@ public struct Location: Sendable, Equatable {
         guard let value = nonNegative(value) else { return nil }
         return value < 360 ? value : value.truncatingRemainder(dividingBy: 360)
     }
+
+    /// Whether the vehicle stands at this fix: a speed reported and no faster than
+    /// `stoppedSpeed` (`stopped-speed`); the fix is then the receiver's drift about its place.
+    public func stands(atMost stoppedSpeed: Double) -> Bool {
+        speed.map { $0 <= stoppedSpeed } ?? false
+    }
 }

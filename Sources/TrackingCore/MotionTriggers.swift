@@ -182,7 +182,7 @@ public struct MotionTriggers: Sendable {
         var out: [KeptLocation] = []
         let turn = turns.turn(at: fix)
         let afterGap = previous.map { $0.time.seconds(to: fix.time) >= Self.gapSeconds } ?? false
-        if let speed = fix.speed, speed <= configuration.stoppedSpeed {
+        if fix.stands(atMost: configuration.stoppedSpeed) {
             let start = slowSince ?? fix.time
             slowSince = start
             if start.seconds(to: fix.time) >= configuration.stopDelay {

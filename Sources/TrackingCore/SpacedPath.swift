@@ -149,7 +149,7 @@ struct SpacedPath {
     /// plane with the standing ones at their run's mean (`steadied`).
     private func steadiedFixes() -> (plane: LocalPlane, standing: [Bool], places: [(x: Double, y: Double)]) {
         let plane = LocalPlane(latitude: origin.latitude, longitude: origin.longitude)
-        let standing = fixes.map { ($0.speed ?? .infinity) <= stoppedSpeed }
+        let standing = fixes.map { $0.stands(atMost: stoppedSpeed) }
         return (plane, standing, Self.steadied(fixes.map { plane.project($0) }, standing: standing))
     }
 

@@ -204,7 +204,7 @@ public struct TrackerSpacing: Sendable {
         // of our own: 152.6 m from the true path; 66.7 m, the best 62.6 m). Its fixes where it
         // stood are on the chosen track (`SpacedPath` measures from their mean).
         let places = owed.filter { !$0.trigger.isCorner }
-        let left = filtering == .timeBased && places.contains { $0.trigger == .stop } && (fix.speed ?? .infinity) > stoppedSpeed
+        let left = filtering == .timeBased && places.contains { $0.trigger == .stop } && !fix.stands(atMost: stoppedSpeed)
         let atOnce = places.contains { $0.trigger != .heartbeat && !(left && $0.trigger == .stop) }
         // Heartbeats owed one after another are one need: a point since the first fell due.
         let firstHeartbeat = places.first { $0.trigger == .heartbeat }
@@ -273,7 +273,7 @@ public struct TrackerSpacing: Sendable {
     /// tolerance; else none. The stop is kept as well from a standing fix 30 s on, and its point
     /// now would have forbidden the corners just before it.
     private func cornersBeforeAStop(_ path: SpacedPath, instead placed: [Location], at fix: Location, places: [KeptLocation]) -> [Location] {
-        guard filtering == .timeBased, (fix.speed ?? .infinity) <= stoppedSpeed, let newest = since.last,
+        guard filtering == .timeBased, fix.stands(atMost: stoppedSpeed), let newest = since.last,
               places.allSatisfy({ $0.trigger == .stop }), owed.contains(where: { $0.trigger.isCorner }) else { return [] }
         let corners = path.points()
         guard !corners.isEmpty,
