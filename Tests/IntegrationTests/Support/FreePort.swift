@@ -1,14 +1,22 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Loopback TCP ports for test servers: never gpsd's 2947.
 enum FreePort {
-    /// A port free right now, below the kernel's ephemeral range so that no outgoing connection
-    /// (of this test or another) is handed the same number while the test runs.
+    /// Ports already handed out in this test process. Tests run side by side: two drawing the
+    /// same free number before either server bound it once sent one test's client to the other
+    /// test's gpsd (a drive of 836 fixes where a 5-minute one was played).
+    private static let handedOut = Mutex<Set<UInt16>>([])
+
+    /// A port free right now and not handed out before in this process, below the kernel's
+    /// ephemeral range so that no outgoing connection (of this test or another) is handed the
+    /// same number while the test runs.
     static func next() -> UInt16 {
         for _ in 0..<50 {
             let candidate = UInt16.random(in: 20_000..<32_000)
-            if candidate != 2947, canBind(candidate) { return candidate }
+            guard candidate != 2947, handedOut.withLock({ $0.insert(candidate).inserted }) else { continue }
+            if canBind(candidate) { return candidate }
         }
         return 29_999
     }
