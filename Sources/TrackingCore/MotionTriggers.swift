@@ -53,6 +53,10 @@ public struct MotionTriggers: Sendable {
     private var parked: ParkedPlace?
     private var fastRun = 0
     private var beforeFastRun: Location?
+    /// Stopped: the fixes since the last one where the vehicle stood, oldest first (at most
+    /// `maxWayOut`): when it moves off they are the first of the way out, already moving.
+    private var wayOut: [Location] = []
+    static let maxWayOut = 100
 
     /// Longest run of fixes held for the deviation check before one is kept regardless.
     private let maxHeld = 5000
@@ -140,6 +144,12 @@ public struct MotionTriggers: Sendable {
             fastRun = 0
             beforeFastRun = nil
         }
+        if fix.stands(atMost: configuration.stoppedSpeed) {
+            wayOut.removeAll(keepingCapacity: true)
+        } else {
+            if wayOut.count == Self.maxWayOut { wayOut.removeFirst() }
+            wayOut.append(fix)
+        }
         let distance = Geodesy.distance(anchor, fix)
         let far = distance > configuration.departureDistance
             && distance > (anchor.horizontalAccuracy ?? 0) + (fix.horizontalAccuracy ?? 0)
@@ -167,8 +177,12 @@ public struct MotionTriggers: Sendable {
             out.append(keep(place, .departure))
         }
         parked = nil
-        // The run's first fast fix is the first of the way out: the track must pass near it too.
-        if fastRun >= 2, let first = previous, first.time > (lastKept ?? last).time { hold(first, .straight) }
+        // The fixes since the vehicle last stood are the first of the way out: the track must
+        // pass near them too. The fast run's first one, and the slower ones before it while the
+        // vehicle pulled away: at 10 Hz a stop's point drifted 6 m off left them 12 m from the
+        // segment after it (a random road of our own).
+        for moving in wayOut.dropLast() where moving.time > (lastKept ?? last).time { hold(moving, .straight) }
+        wayOut.removeAll(keepingCapacity: true)
         fastRun = 0
         beforeFastRun = nil
         turns.reset()

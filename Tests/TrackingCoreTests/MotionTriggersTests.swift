@@ -133,6 +133,21 @@ import TrackingCore
         #expect(beyond == 0, "every fix of the way out within max-deviation of the track (farthest \(farthest) m)")
     }
 
+    @Test func theWayOutIncludesTheSlowFixesBeforeTheFastOnes() {
+        // East at 10 m/s, a stop at 100 m whose point is a fix drifted 6 m south; the vehicle
+        // pulls away at 1.5 m/s (moving, not yet `moving-speed`) 6 m north of the road, then on
+        // along it. The segment from the stop's point to the end passes 12 m from the slow fixes.
+        var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10, accuracy: 8) }
+        fixes += (11...30).map { Track.fix(Double($0), east: 100, north: $0 == 16 ? -6 : 0, speed: 0.2, accuracy: 8) }
+        fixes += (31...33).map { Track.fix(Double($0), east: 100 + Double($0 - 30) * 2, north: 6, speed: 1.5, accuracy: 8) }
+        fixes += (34...60).map { Track.fix(Double($0), east: 110 + Double($0 - 34) * 10, accuracy: 8) }
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        let kept = fixes.flatMap { triggers.process($0) } + triggers.finish()
+        #expect(seconds(kept).prefix(2) == [0, 16], "the first point and the stop's")
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(Array(fixes[30...]), track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "every fix of the way out within max-deviation of the track (farthest \(farthest) m)")
+    }
+
     @Test func aFirstFixWhereTheVehicleStandsNeedsNoOther() {
         #expect(run(parkedStart(firstEast: 2)).map(\.trigger) == [.first])
     }
