@@ -231,7 +231,8 @@ public struct TrackerSpacing: Sendable {
             if let next = nextAttempt, fix.time < next { return nil }
         }
         nextAttempt = fix.time.adding(seconds: wait)
-        let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed)
+        let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed,
+                              corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)))
         let placed = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
         let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, places: places) : []
         let decidingCorners = !corners.isEmpty

@@ -113,4 +113,20 @@ import Testing
         let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: track, tolerance: 10)
         #expect(farthest <= 10, "the corner within the tolerance: \(farthest) m")
     }
+
+    /// At 10 Hz and 30 m/s, 600 fixes since the last kept point: a right-angle corner 915 m east
+    /// at fix 305, then north. The choice weighs every tenth fix (30 m apart), which straddle the
+    /// corner 15 m either side; the triggers' own corner, owed, is weighed as well, and it alone
+    /// keeps every fix on the track.
+    @Test func theTriggersCornerOwedIsWeighedHoweverManyFixesAreThinned() throws {
+        let fixes = (1...600).map { k in
+            Track.fix(Double(k) / 10, east: 3 * Double(min(k, 305)), north: 3 * Double(max(k - 305, 0)), speed: 30)
+        }
+        let origin = Track.fix(0, speed: 30)
+        let corner = fixes[304]
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .distanceBased, tolerance: 10, corners: [corner.time]).points()
+        #expect(chosen.map(\.time) == [corner.time])
+        let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: [origin] + chosen + [fixes[599]], tolerance: 10)
+        #expect(farthest < 1, "every fix on the track: \(farthest) m")
+    }
 }
