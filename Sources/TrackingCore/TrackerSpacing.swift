@@ -222,11 +222,11 @@ public struct TrackerSpacing: Sendable {
                 guard atOnce || first.seconds(to: fix.time) >= wait else { return nil }
                 // Under TimeBased a corner owed beside a heartbeat too: the point chosen for
                 // both forbids 30 s, so the road after the corner must be seen first.
-                guard atOnce || filtering != .timeBased || (owedAt.map { $0.seconds(to: fix.time) >= wait } ?? true) else { return nil }
+                guard atOnce || filtering != .timeBased || settled(at: fix) else { return nil }
                 guard !left || since[firstAllowed].time.seconds(to: fix.time) >= wait else { return nil }
             } else {
                 guard since[firstAllowed].time.seconds(to: fix.time) >= wait
-                    && (owedAt.map { $0.seconds(to: fix.time) >= wait } ?? true) else { return nil }
+                    && (settled(at: fix) || overdue(at: fix)) else { return nil }
             }
             if let next = nextAttempt, fix.time < next { return nil }
         }
@@ -255,6 +255,12 @@ public struct TrackerSpacing: Sendable {
             if owing == .heartbeats { meetBy = chosen.last?.time }
             return nil
         }
+        if !now, due.isEmpty, !settled(at: fix) {
+            // Overdue with corners still coming: only the points whose road after them is seen
+            // are kept.
+            kept.removeAll { $0.time.seconds(to: fix.time) < wait }
+            guard !kept.isEmpty else { return nil }
+        }
         var out: [KeptLocation] = []
         for point in kept {
             let trigger = owed.last { $0.location.time <= point.time }?.trigger ?? owed.first?.trigger ?? .deviation
@@ -267,6 +273,20 @@ public struct TrackerSpacing: Sendable {
         nextAttempt = again
         return out
     }
+
+    /// Whether no wish has been owed for the wait: the road after the last one is seen.
+    private func settled(at fix: Location) -> Bool {
+        owedAt.map { $0.seconds(to: fix.time) >= wait } ?? true
+    }
+
+    /// Under a distance rule, whether the oldest corner owed has waited `maxOwed` waits: on a
+    /// twisty road each new corner put the choice off again, and points went out a minute after
+    /// their fix, chosen among fixes thinned to one every 1.8 s (a random road of our own at
+    /// 5 Hz). Then the points whose road is seen are kept and the rest stay owed.
+    private func overdue(at fix: Location) -> Bool {
+        filtering != .timeBased && (owed.first.map { $0.location.time.seconds(to: fix.time) >= Self.maxOwed * wait } ?? false)
+    }
+    static let maxOwed = 3.0
 
     /// Under TimeBased, where the vehicle stands at a stop owed after corners: the points for the
     /// corners alone, as if nothing else were owed, when they keep the fixes nearer than `placed`

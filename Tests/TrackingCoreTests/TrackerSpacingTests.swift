@@ -22,6 +22,34 @@ import TrackingCore
         return fixes
     }
 
+    /// East for 20 s, then two minutes of a zigzag whose corners are 25 m apart (5 s legs at
+    /// 5 m/s, north-north-east and south-south-east), then east for a minute: each corner is
+    /// needed, and each is too close to the one before for DistanceBased's 30 m.
+    static func zigzag() -> [Location] {
+        Track.driven(through: 200, speed: 5) { second in
+            (20..<140).contains(second) ? ((second - 20) / 5 % 2 == 0 ? 20 : 160) : 90
+        }
+    }
+
+    @Test func onATwistyRoadThePointsChosenUnderADistanceRuleGoOutWithinAFewWaits() {
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = .distanceBased
+        var chain = FilterChain(configuration: configuration)
+        var waits: [Double] = []
+        var kept: [KeptLocation] = []
+        for fix in Self.zigzag() {
+            let out = chain.process(fix, clock: Track.synced).kept
+            waits += out.map { $0.location.time.seconds(to: fix.time) }
+            kept += out
+        }
+        kept += chain.finish()
+        for (a, b) in zip(kept, kept.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b.location, after: a.location)) }
+        #expect(kept.filter { (25...135).contains(Track.start.seconds(to: $0.location.time)) }.count >= 4, "points along the zigzag")
+        // The oldest corner owed waits `maxOwed` waits (30 s), and a point chosen then needs
+        // the wait (10 s) of road after it.
+        #expect((waits.max() ?? 0) <= 45, "each point sent within 45 s of its fix: \(waits.map { Int($0) })")
+    }
+
     /// `fixes` (by default `drive()`) through the filter under `filtering`, to the end.
     static func run(_ filtering: TrackerFiltering, fixes: [Location] = drive()) -> (kept: [KeptLocation], withheld: Int) {
         var configuration = FilterConfiguration()
