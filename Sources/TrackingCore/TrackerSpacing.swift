@@ -254,11 +254,8 @@ public struct TrackerSpacing: Sendable {
             nextAttempt = until
             if owing == .heartbeats { meetBy = chosen.last?.time }
             return nil
-        }
-        if !now, due.isEmpty, !settled(at: fix) {
-            // Overdue with corners still coming: only the points whose road after them is seen
-            // are kept.
-            kept.removeAll { $0.time.seconds(to: fix.time) < wait }
+        case let .after(seen):
+            kept.removeAll { $0.time > seen }
             guard !kept.isEmpty else { return nil }
         }
         var out: [KeptLocation] = []
@@ -310,6 +307,8 @@ public struct TrackerSpacing: Sendable {
         case last(until: FixTime)
         /// All of it.
         case all(until: FixTime)
+        /// The points after this time, whose road is not yet seen: they stay owed.
+        case after(FixTime)
     }
 
     /// Under TimeBased the last point chosen forbids any other for 30 s: while it is younger than
@@ -318,9 +317,13 @@ public struct TrackerSpacing: Sendable {
     /// heartbeat chosen alone is chosen again once, among fixes no later than the first choice
     /// (`meetBy`), so one due every few seconds is not put off again and again; any other place
     /// owed is kept once chosen, and one owed at once (a stop where the vehicle stands, the end)
-    /// is never put off.
+    /// is never put off. Under a distance rule, corners alone chosen while more are still coming
+    /// (`overdue`): the points whose road after them is not yet seen.
     private func deferral(of chosen: [Location], at fix: Location, atOnce: Bool, owing: PlacesOwed, firstAllowed: Location) -> Deferral {
-        guard filtering == .timeBased, !atOnce, let last = chosen.last,
+        guard filtering == .timeBased else {
+            return !atOnce && owing == .nothing && !settled(at: fix) ? .after(fix.time.adding(seconds: -wait)) : .none
+        }
+        guard !atOnce, let last = chosen.last,
               last.time.seconds(to: fix.time) < TrackerFiltering.interval else { return .none }
         let until = last.time.adding(seconds: TrackerFiltering.interval)
         if chosen.count > 1 { return .last(until: until) }
