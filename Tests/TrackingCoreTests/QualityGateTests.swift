@@ -113,6 +113,45 @@ import TrackingCore
         #expect(reasons(fixes)[10] == .outlier)
     }
 
+    @Test func anExcursionLastsUntilTheFixesAreBackNotMerelyUnderTheJumpThatBeganIt() {
+        // East at 10 m/s, 1 Hz: second 10 jumps 20 m north, seconds 11-14 stay 14 m north (less
+        // than the jump limit, more than a receiver's wander), then back on the road.
+        let fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 == 10 ? 20 : (11...14).contains($0) ? 14 : 0) }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == [10, 11, 12, 13, 14])
+    }
+
+    @Test func atTenHertzAJumpTooFastToBeDrivenBeginsAnExcursion() {
+        // East at 17.5 m/s, 10 Hz: from second 10 the fixes are 14 m north for 4 s. The first is
+        // 140 m/s from the fix before it (an impossible speed); the rest are less than the jump
+        // limit from where the velocity puts them, and were taken for the road (a random road of
+        // our own: a kept point 15.8 m off the true path).
+        let fixes = (0...200).map { n -> Location in
+            let second = Double(n) / 10
+            return Track.fix(second, east: second * 17.5, north: (100..<140).contains(n) ? 14 : 0, speed: 17.5)
+        }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == Array(100..<140))
+    }
+
+    @Test func theRoadAfterATurnTakenDuringAnExcursionIsFoundAtOnce() {
+        // East at 15 m/s, 1 Hz; second 10 jumps 20 m aside, and while the fixes are off the
+        // vehicle takes a ramp's 90 degrees left in 6 s, its course reported each second; from
+        // second 17 on the fixes are back on the road, heading north.
+        let speed = 15.0, radius = 15.0 * 6 / (.pi / 2)
+        let fixes = (0...25).map { n -> Location in
+            let t = Double(n)
+            let angle = min(max(t - 10, 0), 6) * speed / radius
+            var east = min(t, 10) * speed + radius * sin(angle)
+            var north = radius * (1 - cos(angle)) + max(t - 16, 0) * speed
+            if (10...16).contains(n) { (east, north) = (east + 14, north - 14) }
+            if n == 10 { north -= 10 }
+            return Track.fix(t, east: east, north: north, speed: speed, course: 90 - angle * 180 / .pi)
+        }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == Array(10...16))
+    }
+
     @Test func anOffsetThatLastsIsFollowedAfterTheLongestExcursion() {
         // From second 10 on, 30 m north for good (the receiver had been wrong before).
         let fixes = (0...30).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 >= 10 ? 30 : 0) }
