@@ -80,6 +80,7 @@ public struct QualityGate: Sendable {
         return nil
     }
 
+    /// `location` passes: it is the last accepted fix, and no excursion or run of outliers goes on.
     private mutating func accept(_ location: Location) {
         candidates = []
         excursionSince = nil

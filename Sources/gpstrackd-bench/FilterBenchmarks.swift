@@ -102,9 +102,9 @@ func benchmarkFilter(seconds: Int, seed: UInt64) {
             var ruled = configuration
             ruled.trackerFiltering = filtering
             let run = FilterRun(drive, ruled)
-            let prefix = "filter at \(rate) Hz, \(filtering.rawValue): "
-            line(prefix + "ns of CPU per fix", run.cpu(of: drive, against: gateSeconds), "<= 2000")
-            line(prefix + "most fixes held", run.held, "bounded")
+            let ruledPrefix = "filter at \(rate) Hz, \(filtering.rawValue): "
+            line(ruledPrefix + "ns of CPU per fix", run.cpu(of: drive, against: gateSeconds), "<= 2000")
+            line(ruledPrefix + "most fixes held", run.held, "bounded")
         }
     }
 }
