@@ -55,6 +55,12 @@ public struct LocalPlane: Sendable {
 
     /// Distance in metres from point `p` to the segment `a`–`b` (all in plane coordinates).
     public static func distance(from p: (x: Double, y: Double), toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+        squaredDistance(from: p, toSegment: a, b).squareRoot()
+    }
+
+    /// The square of `distance(from:toSegment:)`, for comparing many distances with one root.
+    @inline(__always)
+    public static func squaredDistance(from p: (x: Double, y: Double), toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
         var t = 0.0
@@ -62,6 +68,6 @@ public struct LocalPlane: Sendable {
             t = max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / lengthSquared))
         }
         let cx = a.x + t * dx - p.x, cy = a.y + t * dy - p.y
-        return (cx * cx + cy * cy).squareRoot()
+        return cx * cx + cy * cy
     }
 }
