@@ -96,25 +96,17 @@ public struct QualityGate: Sendable {
     private mutating func isExcursion(from last: Location, to location: Location) -> Bool {
         let seconds = last.time.seconds(to: location.time)
         // After a gap (a tunnel, a receiver restart) the velocities say little about the way
-        // between; an excursion begins from the epoch before it.
+        // between; an excursion begins from the epoch before it. A fix that is no excursion is
+        // accepted, which ends the one going on (`accept`).
         guard seconds <= (excursionSince == nil ? Self.epochGap : Self.maxExcursion + Self.epochGap),
-              let place = reckoning(from: last, to: location) else {
-            excursionSince = nil
-            return false
-        }
+              let place = reckoning(from: last, to: location) else { return false }
         let p = LocalPlane(latitude: last.latitude, longitude: last.longitude).project(location)
         let (dx, dy) = (p.x - place.x, p.y - place.y)
         let limit = excursionSince == nil ? Self.jumpLimit : Self.jumpLimit * Self.returnShare
-        guard (dx * dx + dy * dy).squareRoot() > limit + Self.jumpGrowth * seconds else {
-            excursionSince = nil
-            return false
-        }
+        guard (dx * dx + dy * dy).squareRoot() > limit + Self.jumpGrowth * seconds else { return false }
         let since = excursionSince ?? location.time
+        guard since.seconds(to: location.time) < Self.maxExcursion else { return false }
         excursionSince = since
-        guard since.seconds(to: location.time) < Self.maxExcursion else {
-            excursionSince = nil
-            return false
-        }
         reckoned = place
         return true
     }
