@@ -18,7 +18,9 @@
 /// Under `none` every wish is kept at once, exactly as the triggers decide. Memory is bounded: at
 /// most `maxHeld` fixes since the last kept point (the oldest are thinned).
 public struct TrackerSpacing: Sendable {
-    public var filtering: TrackerFiltering
+    public var filtering: TrackerFiltering {
+        didSet { firstAllowedSearch = (nil, 0) }
+    }
     /// Seconds of fix time to wait among allowed fixes for a better one before keeping one.
     public var lookahead: Double
     /// `max-deviation`: how far the stored track may pass from the fixes when the rule allows it.
@@ -60,6 +62,11 @@ public struct TrackerSpacing: Sendable {
     private var meetBy: FixTime?
     /// Fixes since `lastKept`, oldest first.
     private var since: [Location] = []
+    /// The index in `since` of the first fix the tracker would store after `lastKept` (none yet:
+    /// nil), and how many of `since` were asked. Asked again at every fix, the fixes of the 30 s
+    /// before it (300 at 10 Hz, each copied to be asked) were a third of the filter's CPU under
+    /// TimeBased; fixes only come after them, so the first stays the first until a point is kept.
+    private var firstAllowedSearch: (index: Int?, asked: Int) = (nil, 0)
     private let maxHeld = 2000
 
     /// Fixes held since the last kept point (none without a rule).
@@ -86,6 +93,7 @@ public struct TrackerSpacing: Sendable {
         guard lastKept.map({ $0.time < location.time }) ?? true else { return }
         lastKept = location
         since.removeAll { $0.time <= location.time }
+        firstAllowedSearch = (nil, 0)
     }
 
     /// One fix that passed the gate and what the triggers kept for it; returns what to keep.
@@ -99,6 +107,7 @@ public struct TrackerSpacing: Sendable {
             // Thin the oldest half: they matter least for the choice still to come.
             let half = since.count / 2
             since = since[..<half].enumerated().filter { $0.offset % 2 == 0 }.map(\.element) + since[half...]
+            firstAllowedSearch = (nil, 0)
         }
         var out: [KeptLocation] = []
         for wish in kept { out += consider(wish) }
@@ -194,7 +203,7 @@ public struct TrackerSpacing: Sendable {
     /// When its time has come, keeps the points that best represent the fixes since the last kept
     /// point under the tracker's rule (`SpacedPath`); what is owed before the last of them is met.
     private mutating func substitute(upTo fix: Location, now: Bool) -> [KeptLocation]? {
-        guard let origin = lastKept, let firstAllowed = since.firstIndex(where: { filtering.stores($0, after: origin) }) else { return nil }
+        guard let origin = lastKept, let firstAllowed = firstAllowedIndex() else { return nil }
         // A place owed: the track must reach the vehicle's place. A stop, a departure, the end:
         // the newest fix, as soon as the rule allows. A heartbeat: any fix since it was due
         // (proof of life, and the vehicle's place then), so a corner there can meet it. Under
@@ -347,6 +356,17 @@ public struct TrackerSpacing: Sendable {
         lastKept = location
         meetBy = nil
         since.removeAll { $0.time <= location.time }
+        firstAllowedSearch = (nil, 0)
+    }
+
+    /// The index in `since` of the first fix the tracker would store after `lastKept`.
+    private mutating func firstAllowedIndex() -> Int? {
+        guard let origin = lastKept else { return nil }
+        if firstAllowedSearch.index == nil {
+            firstAllowedSearch.index = since[firstAllowedSearch.asked...].firstIndex { filtering.stores($0, after: origin) }
+            firstAllowedSearch.asked = since.count
+        }
+        return firstAllowedSearch.index
     }
 }
 
