@@ -34,6 +34,8 @@ struct SpacedPath {
     /// none near a loop's turns (a random road of our own under DistanceBased: 15.2 m from the
     /// true path; 14.5 m with its corners).
     var corners: Set<FixTime> = []
+    /// The most points a choice may keep, when the triggers' wishes it meets set one.
+    var mostPoints: Int?
     /// Candidates considered; more fixes are thinned evenly (the last and `corners` always stay).
     static let maxNodes = 60
 
@@ -84,14 +86,14 @@ struct SpacedPath {
         // 1. The smallest largest distance the rule allows. A pair is measured only from a
         //    candidate the path can reach: under TimeBased none in the 30 s after `origin`, and
         //    those pairs were three in four of the pairs measured.
-        var costs = Array(repeating: [Double](repeating: .infinity, count: nodes.count), count: nodes.count)
+        var costs = [Double](repeating: .infinity, count: nodes.count * nodes.count)
         var overs = costs
         var bottleneck = [Double](repeating: .infinity, count: nodes.count)
         bottleneck[0] = 0
         for b in 1...end {
             for a in 0..<b where bottleneck[a].isFinite && allowed(a, b) {
-                (costs[a][b], overs[a][b]) = cost(a, b)
-                bottleneck[b] = min(bottleneck[b], max(bottleneck[a], costs[a][b]))
+                (costs[a * nodes.count + b], overs[a * nodes.count + b]) = cost(a, b)
+                bottleneck[b] = min(bottleneck[b], max(bottleneck[a], costs[a * nodes.count + b]))
             }
         }
         guard bottleneck[end].isFinite else { return [] }
@@ -101,22 +103,25 @@ struct SpacedPath {
         //    each segment's largest distance squared: a stretch the rule forces off the fixes
         //    must not license every other segment in the window to go as far, nor, where it sets
         //    the largest distance, leave the choice of the others to chance.
+        // An open stretch counts a point as the kept end does: it will need one (where the road
+        // goes next), so the two are weighed by how near they keep the fixes. Its segment is not
+        // the one that will be stored (the next point is not known yet), so it gets the room a
+        // bend's inside gets: a corner left 9 m inside its fixes was 15 m inside the road
+        // (make_drive seed 43 under AccuracyBased).
+        func over(_ a: Int, _ b: Int) -> Double {
+            let open = b == end && meeting != nil && leavesOpen(a)
+            return open ? costs[a * nodes.count + b] - tolerance * MotionTriggers.turnShare : overs[a * nodes.count + b]
+        }
         var best = [Choice?](repeating: nil, count: nodes.count)
         var parent = [Int](repeating: -1, count: nodes.count)
         var endKept = false
         best[0] = Choice(excess: 0, count: 0, worst: 0, spread: 0)
         for b in 1...end {
-            for a in 0..<b where costs[a][b] <= target {
+            for a in 0..<b where costs[a * nodes.count + b] <= target {
                 guard let from = best[a] else { continue }
-                // An open stretch counts a point as the kept end does: it will need one (where
-                // the road goes next), so the two are weighed by how near they keep the fixes.
-                // Its segment is not the one that will be stored (the next point is not known
-                // yet), so it gets the room a bend's inside gets: a corner left 9 m inside its
-                // fixes was 15 m inside the road (make_drive seed 43 under AccuracyBased).
                 let kept = b == end && !leavesOpen(a)
-                let over = b == end && meeting != nil && !kept ? costs[a][b] - tolerance * MotionTriggers.turnShare : overs[a][b]
-                let candidate = Choice(excess: from.excess + max(0, over), count: from.count + 1,
-                                       worst: max(from.worst, costs[a][b]), spread: from.spread + costs[a][b] * costs[a][b])
+                let candidate = Choice(excess: from.excess + max(0, over(a, b)), count: from.count + 1,
+                                       worst: max(from.worst, costs[a * nodes.count + b]), spread: from.spread + costs[a * nodes.count + b] * costs[a * nodes.count + b])
                 if best[b].map(candidate.isBetter) ?? true {
                     (best[b], parent[b]) = (candidate, a)
                     if b == end { endKept = kept }
@@ -131,6 +136,11 @@ struct SpacedPath {
         }
         var out = path.reversed().map(location)
         if endKept { out.append(location(end)) }
+        if let most = mostPoints, out.count > most,
+           let fewer = Self.choice(atMost: most, end: end, tolerance: tolerance,
+                                   cost: { costs[$0 * nodes.count + $1] }, over: over, keepsEnd: { !leavesOpen($0) }) {
+            out = fewer.nodes.map(location) + (fewer.endKept ? [location(end)] : [])
+        }
         return out
     }
 
@@ -203,7 +213,7 @@ struct SpacedPath {
     }
 
     /// A path's figures in the second step, in the order they are weighed.
-    private struct Choice {
+    struct Choice {
         var excess: Double
         var count: Int
         var worst: Double

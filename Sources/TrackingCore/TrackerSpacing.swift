@@ -240,8 +240,13 @@ public struct TrackerSpacing: Sendable {
             if let next = nextAttempt, fix.time < next { return nil }
         }
         nextAttempt = fix.time.adding(seconds: wait)
+        // Under a distance rule a choice keeps at most one point more than the wishes it meets:
+        // one may be needed to go round wishes the rule forbids together, and more bought only
+        // a smaller excess over the tolerance (`SpacedPath.choice(atMost:)`). Under TimeBased
+        // the rule keeps the count down itself.
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed,
-                              corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)))
+                              corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)),
+                              mostPoints: filtering == .timeBased ? nil : owed.count + 1)
         let placed = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
         let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, places: places) : []
         let decidingCorners = !corners.isEmpty
