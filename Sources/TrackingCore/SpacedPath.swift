@@ -83,65 +83,40 @@ struct SpacedPath {
         func allowed(_ a: Int, _ b: Int) -> Bool {
             b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(location(b), after: location(a))
         }
-        // 1. The smallest largest distance the rule allows. A pair is measured only from a
-        //    candidate the path can reach: under TimeBased none in the 30 s after `origin`, and
-        //    those pairs were three in four of the pairs measured.
-        var costs = [Double](repeating: .infinity, count: nodes.count * nodes.count)
-        var overs = costs
-        var bottleneck = [Double](repeating: .infinity, count: nodes.count)
-        bottleneck[0] = 0
-        for b in 1...end {
-            for a in 0..<b where bottleneck[a].isFinite && allowed(a, b) {
-                (costs[a * nodes.count + b], overs[a * nodes.count + b]) = cost(a, b)
-                bottleneck[b] = min(bottleneck[b], max(bottleneck[a], costs[a * nodes.count + b]))
-            }
-        }
-        guard bottleneck[end].isFinite else { return [] }
-        let target = max(tolerance, bottleneck[end]) + 1e-9
-        // 2. Within that distance, the least excess over the tolerance summed over the segments,
-        //    then the fewest points, then the smaller largest distance, then the smaller sum of
-        //    each segment's largest distance squared: a stretch the rule forces off the fixes
-        //    must not license every other segment in the window to go as far, nor, where it sets
-        //    the largest distance, leave the choice of the others to chance.
+        // 1. The pairs the rule allows, each measured only from a candidate the path can reach:
+        //    under TimeBased none in the 30 s after `origin`, and those pairs were three in four
+        //    of the pairs measured.
         // An open stretch counts a point as the kept end does: it will need one (where the road
         // goes next), so the two are weighed by how near they keep the fixes. Its segment is not
         // the one that will be stored (the next point is not known yet), so it gets the room a
         // bend's inside gets: a corner left 9 m inside its fixes was 15 m inside the road
         // (make_drive seed 43 under AccuracyBased).
-        func over(_ a: Int, _ b: Int) -> Double {
-            let open = b == end && meeting != nil && leavesOpen(a)
-            return open ? costs[a * nodes.count + b] - tolerance * MotionTriggers.turnShare : overs[a * nodes.count + b]
-        }
-        var best = [Choice?](repeating: nil, count: nodes.count)
-        var parent = [Int](repeating: -1, count: nodes.count)
-        var endKept = false
-        best[0] = Choice(excess: 0, count: 0, worst: 0, spread: 0)
+        var pairs = Pairs(count: nodes.count)
+        var reached = [Bool](repeating: false, count: nodes.count)
+        reached[0] = true
         for b in 1...end {
-            for a in 0..<b where costs[a * nodes.count + b] <= target {
-                guard let from = best[a] else { continue }
-                let kept = b == end && !leavesOpen(a)
-                let candidate = Choice(excess: from.excess + max(0, over(a, b)), count: from.count + 1,
-                                       worst: max(from.worst, costs[a * nodes.count + b]), spread: from.spread + costs[a * nodes.count + b] * costs[a * nodes.count + b])
-                if best[b].map(candidate.isBetter) ?? true {
-                    (best[b], parent[b]) = (candidate, a)
-                    if b == end { endKept = kept }
-                }
+            for a in 0..<b where reached[a] && allowed(a, b) {
+                let (worst, over) = cost(a, b)
+                let open = b == end && meeting != nil && leavesOpen(a)
+                pairs.cost[a * nodes.count + b] = worst
+                pairs.over[a * nodes.count + b] = open ? worst - tolerance * MotionTriggers.turnShare : over
+                if b == end { pairs.keepsEnd[a] = !leavesOpen(a) }
+                reached[b] = true
             }
         }
-        var path: [Int] = []
-        var node = parent[end]
-        while node > 0 {
-            path.append(node)
-            node = parent[node]
+        // 2. The smallest largest distance the rule allows; within it, the least excess over the
+        //    tolerance summed over the segments, then the fewest points, then the smaller largest
+        //    distance, then the smaller sum of each segment's largest distance squared: a stretch
+        //    the rule forces off the fixes must not license every other segment in the window to
+        //    go as far, nor, where it sets the largest distance, leave the choice of the others to
+        //    chance. Where that keeps more than `mostPoints`, the same among tracks of at most so
+        //    many points.
+        guard var choice = Self.choice(pairs, tolerance: tolerance) else { return [] }
+        if let most = mostPoints, choice.nodes.count + (choice.endKept ? 1 : 0) > most,
+           let fewer = Self.choice(pairs, atMost: most, tolerance: tolerance) {
+            choice = fewer
         }
-        var out = path.reversed().map(location)
-        if endKept { out.append(location(end)) }
-        if let most = mostPoints, out.count > most,
-           let fewer = Self.choice(atMost: most, end: end, tolerance: tolerance,
-                                   cost: { costs[$0 * nodes.count + $1] }, over: over, keepsEnd: { !leavesOpen($0) }) {
-            out = fewer.nodes.map(location) + (fewer.endKept ? [location(end)] : [])
-        }
-        return out
+        return choice.nodes.map(location) + (choice.endKept ? [location(end)] : [])
     }
 
     /// The largest distance from a fix held to the polyline from `origin` through `track`, each
@@ -209,21 +184,6 @@ struct SpacedPath {
         case .right: return side > 0
         case .left: return side < 0
         case .straight: return false
-        }
-    }
-
-    /// A path's figures in the second step, in the order they are weighed.
-    struct Choice {
-        var excess: Double
-        var count: Int
-        var worst: Double
-        var spread: Double
-
-        func isBetter(than other: Choice) -> Bool {
-            if abs(excess - other.excess) > 1e-6 { return excess < other.excess }
-            if count != other.count { return count < other.count }
-            if abs(worst - other.worst) > 1e-6 { return worst < other.worst }
-            return spread < other.spread
         }
     }
 }
