@@ -129,4 +129,36 @@ import Testing
         let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: [origin] + chosen + [fixes[599]], tolerance: 10)
         #expect(farthest < 1, "every fix on the track: \(farthest) m")
     }
+
+    /// Candidates 0 (the origin) to 3 (the newest fix): through 1 alone the track leaves half a
+    /// metre of excess over the tolerance; through 1 and 2 none. A pair not set is one the rule
+    /// forbids.
+    static func pairs(keepingTheEndFrom2 keeps: Bool) -> SpacedPath.Pairs {
+        var pairs = SpacedPath.Pairs(count: 4)
+        for (a, b, cost, over) in [(0, 1, 5.0, -2.0), (1, 3, 9.0, 0.5), (1, 2, 3.0, -5.0), (2, 3, 3.0, -5.0), (0, 3, 20.0, 10.0)] {
+            pairs.cost[a * 4 + b] = cost
+            pairs.over[a * 4 + b] = over
+        }
+        pairs.keepsEnd = [true, true, keeps, false]
+        return pairs
+    }
+
+    @Test func theWeighingPrefersLessExcessToFewerPointsUnlessTheCountIsBounded() throws {
+        let pairs = Self.pairs(keepingTheEndFrom2: true)
+        let free = try #require(SpacedPath.choice(pairs, tolerance: 10))
+        #expect(free.nodes == [1, 2] && free.endKept)
+        // Three points are more than two: the one with the excess is the only track left.
+        let bounded = try #require(SpacedPath.choice(pairs, atMost: 2, tolerance: 10))
+        #expect(bounded.nodes == [1] && bounded.endKept)
+        // One point: the chord straight to the newest fix, however far it passes.
+        let one = try #require(SpacedPath.choice(pairs, atMost: 1, tolerance: 10))
+        #expect(one.nodes.isEmpty && one.endKept)
+        #expect(SpacedPath.choice(pairs, atMost: 0, tolerance: 10) == nil)
+    }
+
+    @Test func aStretchLeftOpenIsNotCountedAsAPointKept() throws {
+        // From 2 the newest fix is not kept (the road after 2 stays open): 1 and 2 are two points.
+        let bounded = try #require(SpacedPath.choice(Self.pairs(keepingTheEndFrom2: false), atMost: 2, tolerance: 10))
+        #expect(bounded.nodes == [1, 2] && !bounded.endKept)
+    }
 }
