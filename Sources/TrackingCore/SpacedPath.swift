@@ -97,10 +97,10 @@ struct SpacedPath {
         for b in 1...end {
             for a in 0..<b where reached[a] && allowed(a, b) {
                 let (worst, over) = cost(a, b)
-                let open = b == end && meeting != nil && leavesOpen(a)
+                let open = b == end && leavesOpen(a)
                 pairs.cost[a * nodes.count + b] = worst
-                pairs.over[a * nodes.count + b] = open ? worst - tolerance * MotionTriggers.turnShare : over
-                if b == end { pairs.keepsEnd[a] = !leavesOpen(a) }
+                pairs.over[a * nodes.count + b] = open && meeting != nil ? worst - tolerance * MotionTriggers.turnShare : over
+                if b == end { pairs.keepsEnd[a] = !open }
                 reached[b] = true
             }
         }

@@ -28,7 +28,9 @@ public struct TrackerSpacing: Sendable {
     /// `stopped-speed`: a fix no faster than this is the receiver's drift about where the vehicle stands.
     public var stoppedSpeed: Double = 1
     /// The last point kept (and so sent): the tracker's last stored position, as far as it is known.
-    public private(set) var lastKept: Location?
+    public private(set) var lastKept: Location? {
+        didSet { firstAllowedSearch = (nil, 0) }
+    }
     /// Wishes of the triggers the constraint held back.
     public private(set) var withheld = 0
 
@@ -65,7 +67,8 @@ public struct TrackerSpacing: Sendable {
     /// The index in `since` of the first fix the tracker would store after `lastKept` (none yet:
     /// nil), and how many of `since` were asked. Asked again at every fix, the fixes of the 30 s
     /// before it (300 at 10 Hz, each copied to be asked) were a third of the filter's CPU under
-    /// TimeBased; fixes only come after them, so the first stays the first until a point is kept.
+    /// TimeBased; fixes only come after them, so the first stays the first until a point is kept
+    /// (`lastKept`), the rule changes (`filtering`) or the fixes are thinned.
     private var firstAllowedSearch: (index: Int?, asked: Int) = (nil, 0)
     private let maxHeld = 2000
 
@@ -93,7 +96,6 @@ public struct TrackerSpacing: Sendable {
         guard lastKept.map({ $0.time < location.time }) ?? true else { return }
         lastKept = location
         since.removeAll { $0.time <= location.time }
-        firstAllowedSearch = (nil, 0)
     }
 
     /// One fix that passed the gate and what the triggers kept for it; returns what to keep.
@@ -242,8 +244,8 @@ public struct TrackerSpacing: Sendable {
         nextAttempt = fix.time.adding(seconds: wait)
         // Under a distance rule a choice keeps at most one point more than the wishes it meets:
         // one may be needed to go round wishes the rule forbids together, and more bought only
-        // a smaller excess over the tolerance (`SpacedPath.choice(atMost:)`). Under TimeBased
-        // the rule keeps the count down itself.
+        // a smaller excess over the tolerance (`SpacedPath.choice(_:atMost:tolerance:)`). Under
+        // TimeBased the rule keeps the count down itself.
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed,
                               corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)),
                               mostPoints: filtering == .timeBased ? nil : owed.count + 1)
@@ -361,7 +363,6 @@ public struct TrackerSpacing: Sendable {
         lastKept = location
         meetBy = nil
         since.removeAll { $0.time <= location.time }
-        firstAllowedSearch = (nil, 0)
     }
 
     /// The index in `since` of the first fix the tracker would store after `lastKept`.
