@@ -26,8 +26,9 @@ public struct FilterConfiguration: Sendable, Equatable {
 
     // MARK: Motion triggers
 
-    /// `max-interval`, seconds: keep a fix at least this often while moving. Default 60 s: a
-    /// live map never looks stale by more than a minute.
+    /// `max-interval`, seconds: keep a fix at least this often while moving (decided a sixth of
+    /// it later, so that a corner needed by then stands in for it; see `MotionTriggers`).
+    /// Default 60 s: a live map never looks stale by much more than a minute.
     public var maxInterval: Double = 60
     /// `stationary-interval`, seconds: heartbeat while stopped. Default 900 s: proof of life
     /// without a spider web of parked points.

@@ -1,11 +1,12 @@
 /// The second stage of the filter chain: decides which good fixes are worth keeping.
 ///
 /// A fix is kept when a trigger fires: the first fix; a heartbeat (`max-interval` while moving,
-/// `stationary-interval` while stopped; a corner the heartbeat's fix needs is proof of life
-/// enough, and kept instead); path deviation; a stop or a departure; and the optional
-/// `min-distance` and `min-angle`. While stopped only the heartbeat fires, so receiver drift never
-/// adds points; at the departure, where the point kept for the stop is a fix drifted off the
-/// place (`ParkedPlace`), the fix nearest where the vehicle stood is kept too.
+/// `stationary-interval` while stopped; a corner the heartbeat's fix needs, or one the road needs
+/// soon after, is proof of life enough, and kept instead); path deviation; a stop or a
+/// departure; and the optional `min-distance` and `min-angle`. While stopped only the heartbeat
+/// fires, so receiver drift never adds points; at the departure, where the point kept for the
+/// stop is a fix drifted off the place (`ParkedPlace`), the fix nearest where the vehicle stood
+/// is kept too.
 ///
 /// Path deviation keeps the track within `max-deviation` of every moving fix with close to the
 /// fewest points any track could (`FewestPoints`): a `DirectionCone` from the last kept fix holds
@@ -92,6 +93,17 @@ public struct MotionTriggers: Sendable {
     /// A turn whose apex stands this many `max-deviation`s off the chord (a U-turn, a hairpin) is
     /// kept at its apex, where the road is, rather than at the farthest point the cone reaches.
     static let apexFactor = 3.0
+
+    /// A heartbeat falls due `max-interval` after the last point and is decided a sixth of
+    /// `max-interval` later (10 s at the default 60): a corner the road needs meanwhile is proof
+    /// of life already, kept instead (a point due on a straight that ended a few seconds later in
+    /// a curve or a corner was a point the track did not need: two of the five heartbeats of some
+    /// make_drive seeds). Otherwise the fix it fell due at is kept, so on a straight points are
+    /// never more than `max-interval` apart. Without a tracker rule only: under one, the
+    /// spacing meets a heartbeat by any fix within `TrackerSpacing.lookahead` (10 s) after it was
+    /// due, and a wish held back here moved the 30 s grid of TimeBased points (an unseen random
+    /// road's hairpin: 36.8 -> 121.8 m from the true path).
+    private var heartbeatGrace: Double { configuration.maxInterval / 6 }
 
     /// The cone's tolerance: `max-deviation` times the share for the tracker's rule.
     private var coneTolerance: Double { Self.coneTolerance(configuration) }
@@ -215,14 +227,20 @@ public struct MotionTriggers: Sendable {
         } else {
             slowSince = nil
         }
-        if let trigger = trigger(for: fix, reference: lastKept ?? last) {
-            let corners = keepCorners(upTo: fix)
-            out += corners
-            // A heartbeat is proof of life: a corner the fix needed, newer than the last point,
-            // is that already, and the fix is judged from it like any other.
-            guard trigger == .heartbeat, !corners.isEmpty else {
-                out.append(keep(fix, trigger))
-                return out
+        let reference = lastKept ?? last
+        if let trigger = trigger(for: fix, reference: reference) {
+            let due = dueHeartbeat(reference: reference)
+            if trigger == .heartbeat, holdsHeartbeat(due: due, afterGap: afterGap) {
+                if let due, since[due].location.time.seconds(to: fix.time) >= heartbeatGrace { out += keepHeartbeat(at: due) }
+            } else {
+                let corners = keepCorners(upTo: fix)
+                out += corners
+                // A heartbeat is proof of life: a corner the fix needed, newer than the last point,
+                // is that already, and the fix is judged from it like any other.
+                guard trigger == .heartbeat, !corners.isEmpty else {
+                    out.append(keep(fix, trigger))
+                    return out
+                }
             }
         }
         hold(fix, turn, afterGap: afterGap)
@@ -290,6 +308,35 @@ public struct MotionTriggers: Sendable {
         if let chosen = apex ?? last { return chosen }
         guard let kept = lastKept else { return nil }
         return since.firstIndex { kept.time.seconds(to: $0.location.time) >= configuration.minInterval }
+    }
+
+    /// The first held fix `max-interval` (and `min-interval`) after `reference`, if any.
+    private func dueHeartbeat(reference: Location) -> Int? {
+        let interval = max(configuration.maxInterval, configuration.minInterval)
+        return since.firstIndex { reference.time.seconds(to: $0.location.time) >= interval }
+    }
+
+    /// Whether a heartbeat is held for `heartbeatGrace` after it fell due (at held fix `due`, or
+    /// at this fix when none is held): when it fell due while the road was followed, a fix held
+    /// before it not yet due. One due at the first fix held (after a gap, or moving off after a
+    /// stop) is kept at once, and so is any under a tracker's rule: the spacing meets a heartbeat
+    /// with a corner itself (`TrackerSpacing`).
+    private func holdsHeartbeat(due: Int?, afterGap: Bool) -> Bool {
+        guard configuration.trackerFiltering == .none else { return false }
+        return due.map { $0 > 0 } ?? (!since.isEmpty && !afterGap)
+    }
+
+    /// The heartbeat at held fix `index`, after the corners it needs (a corner is proof of life
+    /// enough, and the fix is then held like any other); the fixes after it are judged from
+    /// whatever was kept.
+    private mutating func keepHeartbeat(at index: Int) -> [KeptLocation] {
+        var rest = since[index...].map { ($0.location, $0.turn, $0.afterGap) }
+        since.removeSubrange(index...)
+        rehold()
+        var out = keepCorners(upTo: rest[0].0)
+        if out.isEmpty { out.append(keep(rest.removeFirst().0, .heartbeat)) }
+        for (fix, turn, afterGap) in rest { hold(fix, turn, afterGap: afterGap) }
+        return out + keepCorners()
     }
 
     /// Keeps held fix `index` as a corner and judges the fixes after it from there.

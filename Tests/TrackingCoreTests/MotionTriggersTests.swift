@@ -30,12 +30,28 @@ import TrackingCore
         // corner, which needs the corner kept; the corner is the point, and the fix is held.
         // (At 8 m: with the whole 10 m, the fix 10 m past a corner 590 m out is within it.)
         var fixes = (0...59).map { Track.fix(Double($0), east: Double($0) * 10) }
-        fixes += (60...125).map { Track.fix(Double($0), east: 590, north: Double($0 - 59) * 10, course: 0) }
+        fixes += (60...130).map { Track.fix(Double($0), east: 590, north: Double($0 - 59) * 10, course: 0) }
         var configuration = FilterConfiguration()
         configuration.maxDeviation = 8
         let kept = run(fixes, configuration: configuration)
         #expect(kept.map(\.trigger) == [.first, .deviation, .heartbeat])
         #expect(seconds(kept) == [0, 59, 119], "no heartbeat a second after the corner; the next 60 s after it")
+    }
+
+    @Test func aCornerSoonAfterTheHeartbeatFellDueIsItsProofOfLife() {
+        // East at 10 m/s, north from 65 s: the heartbeat falls due at 60 s on the straight, and
+        // the corner 5 s later needs a point anyway (the fix 10 m past it, the farthest a
+        // segment reaches). That point is the proof of life, within a sixth of max-interval of
+        // the heartbeat; the next heartbeat is 60 s after it, on the fix it fell due at.
+        var fixes = (0...65).map { Track.fix(Double($0), east: Double($0) * 10) }
+        fixes += (66...140).map { Track.fix(Double($0), east: 650, north: Double($0 - 65) * 10, course: 0) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .deviation, .heartbeat])
+        #expect(seconds(kept) == [0, 66, 126], "no heartbeat 6 s before the corner's point")
+        // Under a tracker's rule the spacing meets the heartbeat itself: it is a wish at once.
+        var ruled = FilterConfiguration()
+        ruled.trackerFiltering = .distanceBased
+        #expect(seconds(run(fixes, configuration: ruled)) == [0, 60, 66, 126])
     }
 
     @Test func keepsTheApexOfACorner() {
