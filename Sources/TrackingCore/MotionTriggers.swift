@@ -140,9 +140,7 @@ public struct MotionTriggers: Sendable {
     /// (after the corners on the way).
     public mutating func finish() -> [KeptLocation] {
         guard motion == .moving, let previous, let last = lastKept, previous.time > last.time else { return [] }
-        since.removeAll { $0.location.time >= previous.time }
-        rehold()
-        return keepCorners(upTo: previous) + [keep(previous, .final)]
+        return keepCorners(before: previous) + [keep(previous, .final)]
     }
 
     // MARK: - Stopped
@@ -292,6 +290,14 @@ public struct MotionTriggers: Sendable {
         return out
     }
 
+    /// The corners needed before `fix`, judged without the fixes held from it on (the end of the
+    /// stream, a heartbeat decided after the fix it fell due at).
+    private mutating func keepCorners(before fix: Location) -> [KeptLocation] {
+        since.removeAll { $0.location.time >= fix.time }
+        rehold()
+        return keepCorners(upTo: fix)
+    }
+
     /// The held fix to keep as a corner, among those a segment from the last kept fix reaches:
     /// the one farthest from the chord to `end` (the apex of the turn, where the road's own
     /// shape is), or, where none stands out (a long gentle curve), the one reached last. Without
@@ -331,9 +337,7 @@ public struct MotionTriggers: Sendable {
     /// whatever was kept.
     private mutating func keepHeartbeat(at index: Int) -> [KeptLocation] {
         var rest = since[index...].map { ($0.location, $0.turn, $0.afterGap) }
-        since.removeSubrange(index...)
-        rehold()
-        var out = keepCorners(upTo: rest[0].0)
+        var out = keepCorners(before: rest[0].0)
         if out.isEmpty { out.append(keep(rest.removeFirst().0, .heartbeat)) }
         for (fix, turn, afterGap) in rest { hold(fix, turn, afterGap: afterGap) }
         return out + keepCorners()
