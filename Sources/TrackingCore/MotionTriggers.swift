@@ -38,8 +38,11 @@ public struct MotionTriggers: Sendable {
     public private(set) var motion: Motion = .stopped
     public private(set) var lastKept: Location?
 
-    /// Accepted fixes since the last kept one, with their positions in a plane around it.
-    private var since: [(location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, afterGap: Bool)] = []
+    /// An accepted fix held since the last kept one: its position in a plane around that point,
+    /// whether a segment from it reaches the fix, and what `hold` was told of it.
+    private typealias Held = (location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, afterGap: Bool)
+    /// Accepted fixes since the last kept one.
+    private var since: [Held] = []
     /// Which way the vehicle turns at each moving fix.
     private var turns = TurnWatch()
     private var plane: LocalPlane?
@@ -336,18 +339,18 @@ public struct MotionTriggers: Sendable {
     /// enough, and the fix is then held like any other); the fixes after it are judged from
     /// whatever was kept.
     private mutating func keepHeartbeat(at index: Int) -> [KeptLocation] {
-        var rest = since[index...].map { ($0.location, $0.turn, $0.afterGap) }
-        var out = keepCorners(before: rest[0].0)
-        if out.isEmpty { out.append(keep(rest.removeFirst().0, .heartbeat)) }
-        for (fix, turn, afterGap) in rest { hold(fix, turn, afterGap: afterGap) }
+        var rest = Array(since[index...])
+        var out = keepCorners(before: rest[0].location)
+        if out.isEmpty { out.append(keep(rest.removeFirst().location, .heartbeat)) }
+        holdAgain(rest)
         return out + keepCorners()
     }
 
     /// Keeps held fix `index` as a corner and judges the fixes after it from there.
     private mutating func reanchor(at index: Int) -> KeptLocation {
-        let rest = since[(index + 1)...].map { ($0.location, $0.turn, $0.afterGap) }
+        let rest = Array(since[(index + 1)...])
         let corner = keep(since[index].location, .deviation)
-        for (fix, turn, afterGap) in rest { hold(fix, turn, afterGap: afterGap) }
+        holdAgain(rest)
         return corner
     }
 
@@ -377,10 +380,16 @@ public struct MotionTriggers: Sendable {
 
     /// Judges the held fixes again from the last kept fix (some were taken away).
     private mutating func rehold() {
-        let held = since.map { ($0.location, $0.turn, $0.afterGap) }
+        let held = since
         since.removeAll(keepingCapacity: true)
         cone = DirectionCone(tolerance: coneTolerance)
-        for (fix, turn, afterGap) in held { hold(fix, turn, afterGap: afterGap) }
+        holdAgain(held)
+    }
+
+    /// Holds fixes held before again, judged from the last kept fix: their place on its plane and
+    /// whether a segment from it reaches them are worked out anew.
+    private mutating func holdAgain(_ held: [Held]) {
+        for fix in held { hold(fix.location, fix.turn, afterGap: fix.afterGap) }
     }
 
     private mutating func keep(_ fix: Location, _ trigger: KeepTrigger) -> KeptLocation {
