@@ -14,7 +14,7 @@ final class GPSFake: @unchecked Sendable {
 
     /// Starts `gpsfake -1 -q -P port -c cycle log` and waits until gpsd listens. Without a `port`,
     /// a free one; if another test's server takes it first (gpsd: "Address already in use"), the
-    /// next one, up to three times.
+    /// next one, up to three times. With a `port`, the same one again a second later, as often.
     static func start(
         log: String, cycle: Double, port: UInt16? = nil, directory: URL, name: String = "gpsfake"
     ) async throws -> GPSFake {
@@ -32,7 +32,13 @@ final class GPSFake: @unchecked Sendable {
                 return fake
             }
             fake.kill()
-            if port == nil, attempt < 3, child.stderr.contains("Address already in use") { continue }
+            if attempt < 3, child.stderr.contains("Address already in use") {
+                // A port of its own: another test's server took it, draw the next. A port given
+                // (gpsd restarting where it was): the one before may not have let go of it yet
+                // (a CI run once failed so, 18 s into a restart test); wait and ask again.
+                if port != nil { try await Task.sleep(for: .seconds(1)) }
+                continue
+            }
             throw GPSFakeError(message: "gpsfake did not start gpsd on port \(chosen): \(child.stderr)")
         }
     }
