@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records a drive as gpsd reports it: the test fixtures
 Tests/TrackingCoreTests/Fixtures/<name>.locations.jsonl (what `gpstrackd watch` printed) and
-<name>.truth.jsonl (the ground truth).
+<name>.truth.jsonl (the ground truth), or the same two files in --out-dir.
 
     python3 Tests/Routes/record.py --route random --seed 101 --rate 1 --name route-random101-1hz \
         [--gpstrackd .build/debug/gpstrackd]
@@ -57,12 +57,14 @@ def main():
     ap.add_argument("--rate", type=int, default=1)
     ap.add_argument("--name", required=True)
     ap.add_argument("--gpstrackd", default=os.path.join(ROOT, ".build", "debug", "gpstrackd"))
+    ap.add_argument("--out-dir", default=FIXTURES,
+                    help="where the two files go (default: the test fixtures); check-unseen records elsewhere")
     a = ap.parse_args()
     if bool(a.route) == bool(a.nmea) or bool(a.nmea) != bool(a.truth):
         ap.error("give --route, or --nmea with --truth")
     work = tempfile.mkdtemp(prefix="gpstrackd-record-")
     nmea = os.path.join(work, "drive.nmea")
-    truth = os.path.join(FIXTURES, a.name + ".truth.jsonl")
+    truth = os.path.join(a.out_dir, a.name + ".truth.jsonl")
     if a.nmea:
         shutil.copyfile(a.truth, truth)
         drawn = a.nmea
@@ -81,7 +83,7 @@ def main():
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 break
         time.sleep(0.1)
-    out = os.path.join(FIXTURES, a.name + ".locations.jsonl")
+    out = os.path.join(a.out_dir, a.name + ".locations.jsonl")
     with open(out, "w") as sink:
         watch = subprocess.Popen([a.gpstrackd, "watch", "--gpsd", "127.0.0.1:%d" % port], stdout=sink, stderr=subprocess.DEVNULL)
         fake.wait()

@@ -10,10 +10,31 @@ import TrackingCore
 @Suite struct FilterFidelityTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+    /// Drives recorded for one run only (`Tests/Routes/check-unseen`): with `GPSTRACKD_DRIVES`
+    /// naming their directory, the fidelity suites replay those instead of their own, so that the
+    /// filter is checked on roads it has never seen with the suites' own bounds.
+    static let unseen = ProcessInfo.processInfo.environment["GPSTRACKD_DRIVES"].map { URL(fileURLWithPath: $0) }
+
+    /// The drives in `unseen` whose names begin with `prefix`, sorted; nil without it.
+    static func unseenDrives(prefix: String) -> [String]? {
+        guard let unseen else { return nil }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: unseen.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".locations.jsonl") }
+            .map { String($0.dropLast(".locations.jsonl".count)) }.sorted()
+    }
+
+    /// A drive's file: from `unseen` when it is there, else from the fixtures.
+    static func file(_ name: String) -> URL {
+        if let unseen, FileManager.default.fileExists(atPath: unseen.appendingPathComponent(name).path) {
+            return unseen.appendingPathComponent(name)
+        }
+        return fixtures.appendingPathComponent(name)
+    }
+
     struct TruthPoint { var point: TrackFidelity.PathPoint; var phase: String; var speed: Double }
 
     static func truth(_ name: String) throws -> [TruthPoint] {
-        try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        try String(contentsOf: file(name), encoding: .utf8)
             .split(whereSeparator: \.isNewline).map { line in
                 guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       let text = object["time"] as? String, let time = FixTime(iso8601: text),
@@ -26,7 +47,7 @@ import TrackingCore
     }
 
     static func locations(_ name: String) throws -> [Location] {
-        try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        try String(contentsOf: file(name), encoding: .utf8)
             .split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
     }
 

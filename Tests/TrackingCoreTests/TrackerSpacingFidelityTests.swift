@@ -67,9 +67,13 @@ import TrackingCore
         #expect(matched >= best - 1e-6, "no stored track beats the best")
     }
 
-    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], [7, 11, 23, 43, 61])
-    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering, seed: Int) async throws {
-        let m = try await offThePool { try Self.measure("drive-seed\(seed)", filtering) }
+    /// make_drive's route: five seeds, or the unseen drives of it (`FilterFidelityTests.unseen`).
+    static let makeDrives = FilterFidelityTests.unseenDrives(prefix: "drive-") ?? [7, 11, 23, 43, 61].map { "drive-seed\($0)" }
+
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased, .none], makeDrives)
+    func keepsOnlyWhatTheTrackerStoresAndStaysNearThePath(filtering: TrackerFiltering, drive: String) async throws {
+        let seed = drive.replacingOccurrences(of: "drive-seed", with: "")
+        let m = try await offThePool { try Self.measure(drive, filtering) }
         let (truth, kept, chain, stored, fidelity, floor) = (m.truth, m.kept, m.chain, m.stored, m.fidelity, m.floor)
         let sent = kept.map(\.location)
         let fewest = try await offThePool {
@@ -106,8 +110,11 @@ import TrackingCore
 
     /// gpstrackd's own routes (`Tests/Routes/make_routes.py`): corners at other angles, a
     /// roundabout, S-curves, stop-and-go, a highway, an urban canyon; 1 and 5 Hz.
-    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased],
-          ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"])
+    /// Or the unseen routes (`FilterFidelityTests.unseen`).
+    static let routes = FilterFidelityTests.unseenDrives(prefix: "route-")?.map { String($0.dropFirst("route-".count)) }
+        ?? ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"]
+
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased], routes)
     func onRoutesOfItsOwnKeepsNoMorePointsThanWithoutARule(filtering: TrackerFiltering, route: String) async throws {
         let m = try await offThePool { try Self.measure("route-\(route)", filtering) }
         let (truth, locations, kept, chain, stored, fidelity) = (m.truth, m.locations, m.kept, m.chain, m.stored, m.fidelity)
