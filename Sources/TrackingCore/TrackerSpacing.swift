@@ -49,6 +49,9 @@ public struct TrackerSpacing: Sendable {
     private var clearSince: FixTime?
     /// The longest a corner point is held, seconds.
     static let maxHold = 120.0
+    /// The longest a stop's point waits under a distance rule while the vehicle stands there,
+    /// seconds (`leftTheStop`): longer, it is parked, and the tracker must have its place.
+    static let maxStopHold = 60.0
     /// Under TimeBased a point forbids any other for 30 s: a choice whose last point is younger
     /// than that is made again once the road after it is seen (a corner 15 s past a roundabout
     /// was cut by 150 m when the roundabout's exit was chosen before the corner came, a random
@@ -147,13 +150,15 @@ public struct TrackerSpacing: Sendable {
     /// been where the tracker would store a point for `lookahead`; under TimeBased a corner or a
     /// heartbeat for the 30 s in which it forbids any other point (a corner within them is
     /// weighed against it, not cut: a heartbeat 14 s before a highway's exit cut it by 119 m);
-    /// for a stop or the first point, the wait (`wait`) after it.
+    /// under a distance rule a stop too, for at most `maxStopHold` (`leftTheStop`); for the first
+    /// point, or a stop under TimeBased, the wait (`wait`) after it.
     private mutating func released(_ held: KeptLocation, at fix: Location) -> Bool {
         let elapsed = held.location.time.seconds(to: fix.time)
         let corner = held.trigger.isCorner
+        let stop = held.trigger == .stop
         let hold = filtering == .timeBased && (corner || held.trigger == .heartbeat) ? max(wait, TrackerFiltering.interval) : wait
         guard elapsed >= hold else { return false }
-        guard filtering != .timeBased, corner, elapsed < Self.maxHold else { return true }
+        guard filtering != .timeBased, corner || stop, elapsed < (stop ? Self.maxStopHold : Self.maxHold) else { return true }
         guard filtering.stores(fix, after: held.location) else {
             clearSince = nil
             return false
@@ -215,7 +220,11 @@ public struct TrackerSpacing: Sendable {
         // of our own: 152.6 m from the true path; 66.7 m, the best 62.6 m). Its fixes where it
         // stood are on the chosen track (`SpacedPath` measures from their mean).
         let places = owed.filter { !$0.trigger.isCorner }
-        let left = filtering == .timeBased && places.contains { $0.trigger == .stop } && !fix.stands(atMost: stoppedSpeed)
+        var left = filtering == .timeBased && places.contains { $0.trigger == .stop } && !fix.stands(atMost: stoppedSpeed)
+        if filtering != .timeBased, !now {
+            guard let leftStop = leftTheStop(places, at: fix) else { return nil }
+            left = leftStop
+        }
         let atOnce = places.contains { $0.trigger != .heartbeat && !(left && $0.trigger == .stop) }
         // Heartbeats owed one after another are one need: a point since the first fell due.
         let firstHeartbeat = places.first { $0.trigger == .heartbeat }
@@ -234,7 +243,7 @@ public struct TrackerSpacing: Sendable {
                 // Under TimeBased a corner owed beside a heartbeat too: the point chosen for
                 // both forbids 30 s, so the road after the corner must be seen first.
                 guard atOnce || filtering != .timeBased || settled(at: fix) else { return nil }
-                guard !left || since[firstAllowed].time.seconds(to: fix.time) >= wait else { return nil }
+                guard !left || (since[firstAllowed].time.seconds(to: fix.time) >= wait && settled(at: fix)) else { return nil }
             } else {
                 guard since[firstAllowed].time.seconds(to: fix.time) >= wait
                     && (settled(at: fix) || overdue(at: fix)) else { return nil }
@@ -285,6 +294,20 @@ public struct TrackerSpacing: Sendable {
         keep(newest)
         nextAttempt = again
         return out
+    }
+
+    /// Under a distance rule a stop is the vehicle's place only where it stays: at a red light
+    /// its point forbade the U-turn after it (the first fix 30 m on was 17 m off the apex; an
+    /// unseen random road at 1 Hz, 17.7 m from the true path, 14.0 m now). So a stop owed waits
+    /// while the vehicle stands, at most `maxStopHold` (then its place is kept at once, as a
+    /// parked vehicle's must be), and once the vehicle has left, until it has moved for the wait;
+    /// then it is met as a heartbeat is, by any fix since it fell due, with the road after it
+    /// seen. Nil: wait; else whether the vehicle has left the stop (false: none owed, or parked).
+    private func leftTheStop(_ places: [KeptLocation], at fix: Location) -> Bool? {
+        guard let stop = places.first(where: { $0.trigger == .stop }) else { return false }
+        if fix.stands(atMost: stoppedSpeed), stop.location.time.seconds(to: fix.time) >= Self.maxStopHold { return false }
+        if let stood = since.last(where: { $0.stands(atMost: stoppedSpeed) }), stood.time.seconds(to: fix.time) < wait { return nil }
+        return true
     }
 
     /// Whether no wish has been owed for the wait: the road after the last one is seen.

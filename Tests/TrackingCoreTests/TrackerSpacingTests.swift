@@ -102,6 +102,44 @@ import TrackingCore
         }
     }
 
+    /// North at 8 m/s for 30 s, standing 25 s at a red light, then a U-turn to the left 24 m
+    /// across (8 s), and south at 10 m/s for a minute: the U-turn's apex is 17 m from where the
+    /// vehicle stood.
+    static func redLightThenAUTurn() -> [Location] {
+        Track.driven(through: 125, speed: { $0 < 30 ? 8 : $0 < 55 ? 0 : $0 < 63 ? Double.pi * 12 / 8 : 10 },
+                     heading: { $0 < 55 ? 0 : $0 < 63 ? 360 - 22.5 * Double($0 - 54) : 180 })
+    }
+
+    /// Under a distance rule a point at the red light forbade the U-turn's apex (17 m on): the
+    /// track went from the light to the first fix 30 m from it, 18.8 m off the road (an unseen
+    /// random road at 1 Hz: 17.7 m from the true path under DistanceBased; 14.0 m now). A short stop is no
+    /// place the vehicle stays, so its point waits while the vehicle stands (at most a minute)
+    /// and, once it has left, is chosen with the road after it.
+    @Test func aRedLightBeforeAUTurnDoesNotForbidTheUTurn() {
+        let fixes = Self.redLightThenAUTurn()
+        let track = Self.run(.distanceBased, fixes: fixes).kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b, after: a)) }
+        let fidelity = TrackFidelity(kept: track, path: fixes.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        #expect(fidelity.maxDeviation < 12, "\(fidelity.maxDeviation) m from the road; kept \(track.map { Track.start.seconds(to: $0.time) })")
+    }
+
+    /// Standing longer than that is being parked: the stop's point is kept where the vehicle
+    /// stands, a minute after it stopped at most.
+    @Test func underADistanceRuleAStopLongerThanAMinuteIsKeptWhereTheVehicleStands() {
+        let fixes = Track.driven(through: 300, speed: { $0 < 30 ? 8 : 0 }, heading: { _ in 0 })
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = .distanceBased
+        var chain = FilterChain(configuration: configuration)
+        // Each point with the second of the fix at which it was kept.
+        var kept: [(at: Double, point: KeptLocation)] = []
+        for fix in fixes {
+            kept += chain.process(fix, clock: Track.synced).kept.map { (Track.start.seconds(to: fix.time), $0) }
+        }
+        let stop = kept.first { Geodesy.distance($0.point.location, fixes[200]) < 5 }
+        // Stopped at 30 s, a stop after 5 s of standing, held a minute at most.
+        #expect(stop.map { $0.at <= 30 + 5 + 60 + 1 } == true, "kept \(kept.map { ($0.at, $0.point.trigger) })")
+    }
+
     @Test func timeBasedKeepsTheStopOnceAllowedAndNearIt() {
         let (kept, _) = Self.run(.timeBased)
         let parked = Self.drive()[120]
