@@ -8,7 +8,8 @@
 /// only after the fixes that reveal it). A wish the tracker would not store — or one too close to
 /// the held one, as at a tight corner or a U-turn — is held back (counted in `withheld`) and owed:
 /// once allowed fixes have come for `lookahead` (`timeBasedLookahead` under TimeBased; a
-/// heartbeat: that long after it was due; at once for a stop or the end of the stream),
+/// heartbeat: that long after it was due; a stop: at once, but under a distance rule only once
+/// the vehicle has stood there a minute, or has left it (`leftTheStop`); the end: at once),
 /// `SpacedPath` chooses the points among all fixes since the last kept one, and each is kept with
 /// the trigger owed at its time. Choosing among the allowed fixes, not merely taking the first one
 /// allowed, is what keeps a TimeBased track near the road. A heartbeat is met by any fix since it
