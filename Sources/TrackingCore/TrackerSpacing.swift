@@ -221,11 +221,7 @@ public struct TrackerSpacing: Sendable {
         // of our own: 152.6 m from the true path; 66.7 m, the best 62.6 m). Its fixes where it
         // stood are on the chosen track (`SpacedPath` measures from their mean).
         let places = owed.filter { !$0.trigger.isCorner }
-        var left = filtering == .timeBased && places.contains { $0.trigger == .stop } && !fix.stands(atMost: stoppedSpeed)
-        if filtering != .timeBased, !now {
-            guard let leftStop = leftTheStop(places, at: fix) else { return nil }
-            left = leftStop
-        }
+        guard let left = leftTheStop(places, at: fix, now: now) else { return nil }
         let atOnce = places.contains { $0.trigger != .heartbeat && !(left && $0.trigger == .stop) }
         // Heartbeats owed one after another are one need: a point since the first fell due.
         let firstHeartbeat = places.first { $0.trigger == .heartbeat }
@@ -297,15 +293,20 @@ public struct TrackerSpacing: Sendable {
         return out
     }
 
+    /// Whether the vehicle has left the stop owed (false: none is owed), or nil while the stop
+    /// waits. Under TimeBased it has left when the newest fix moves.
+    ///
     /// Under a distance rule a stop is the vehicle's place only where it stays: at a red light
     /// its point forbade the U-turn after it (the first fix 30 m on was 17 m off the apex; an
     /// unseen random road at 1 Hz, 17.7 m from the true path, 14.0 m now). So a stop owed waits
     /// while the vehicle stands, at most `maxStopHold` (then its place is kept at once, as a
     /// parked vehicle's must be), and once the vehicle has left, until it has moved for the wait;
     /// then it is met as a heartbeat is, by any fix since it fell due, with the road after it
-    /// seen. Nil: wait; else whether the vehicle has left the stop (false: none owed, or parked).
-    private func leftTheStop(_ places: [KeptLocation], at fix: Location) -> Bool? {
+    /// seen. At the end of the fixes (`now`) it is decided at once, where the vehicle was last.
+    private func leftTheStop(_ places: [KeptLocation], at fix: Location, now: Bool) -> Bool? {
         guard let stop = places.first(where: { $0.trigger == .stop }) else { return false }
+        if filtering == .timeBased { return !fix.stands(atMost: stoppedSpeed) }
+        if now { return false }
         if fix.stands(atMost: stoppedSpeed), stop.location.time.seconds(to: fix.time) >= Self.maxStopHold { return false }
         if let stood = since.last(where: { $0.stands(atMost: stoppedSpeed) }), stood.time.seconds(to: fix.time) < wait { return nil }
         return true
