@@ -58,6 +58,7 @@ struct SpacedPath {
         nodes = Array(Set(nodes + [fixes.count])).sorted()
         let end = nodes.count - 1
         func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
+        let marks = nodes.indices.map { TrackerFiltering.Mark(location($0)) }
         /// The largest distance from a fix between `a` and `b` to their segment, and the most
         /// any of them is beyond its room (`turnShare` of the tolerance on a bend's inside).
         func cost(_ a: Int, _ b: Int) -> (worst: Double, over: Double) {
@@ -78,10 +79,10 @@ struct SpacedPath {
         }
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
         // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).
-        func keepsEnd(_ a: Int) -> Bool { meeting != nil && endMeets && filtering.stores(location(end), after: location(a)) }
+        func keepsEnd(_ a: Int) -> Bool { meeting != nil && endMeets && filtering.stores(marks[end], after: marks[a]) }
         func leavesOpen(_ a: Int) -> Bool { meeting.map { a > 0 && $0(location(a)) } ?? true }
         func allowed(_ a: Int, _ b: Int) -> Bool {
-            b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(location(b), after: location(a))
+            b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(marks[b], after: marks[a])
         }
         // 1. The pairs the rule allows, each measured only from a candidate the path can reach:
         //    under TimeBased none in the 30 s after `origin`, and those pairs were three in four

@@ -19,15 +19,20 @@ public enum TrackerFiltering: String, Sendable, CaseIterable, Codable, CustomStr
     /// Whether the tracker stores `next` when `last` is the device's last stored position.
     public func stores(_ next: Location, after last: Location?) -> Bool {
         guard let last else { return true }
+        return stores(Mark(next), after: Mark(last))
+    }
+
+    /// Whether the tracker stores `next` after `last`, from the little of each that the rule reads.
+    func stores(_ next: Mark, after last: Mark) -> Bool {
         switch self {
         case .none:
             return true
         case .timeBased:
             return abs(last.time.seconds(to: next.time)) >= Self.interval
         case .distanceBased:
-            return Geodesy.distance(last, next) >= Self.distance
+            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= Self.distance
         case .accuracyBased:
-            return Geodesy.distance(last, next) >= (last.horizontalAccuracy ?? 0) + (next.horizontalAccuracy ?? 0)
+            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= last.accuracy + next.accuracy
         }
     }
 
