@@ -59,23 +59,11 @@ struct SpacedPath {
         let end = nodes.count - 1
         func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
         let marks = nodes.indices.map { TrackerFiltering.Mark(location($0)) }
+        let blocks = FixBlocks(points: projected, turns: turns, tolerance: tolerance)
         /// The largest distance from a fix between `a` and `b` to their segment, and the most
         /// any of them is beyond its room (`turnShare` of the tolerance on a bend's inside).
         func cost(_ a: Int, _ b: Int) -> (worst: Double, over: Double) {
-            let pa = projected[nodes[a]], pb = projected[nodes[b]]
-            // The largest squared distance among the fixes with the whole room and among those
-            // with a bend's share of it: the square root and the room's subtraction keep their
-            // order, so taking them of the two largest gives what taking them of every fix would
-            // (this loop is most of the filter's CPU under a tracker rule).
-            var roomy = -1.0, tight = -1.0
-            for k in (nodes[a] + 1)..<nodes[b] {
-                let squared = LocalPlane.squaredDistance(from: projected[k], toSegment: pa, pb)
-                if Self.insideOfABend(projected[k], turns[k], pa, pb) { tight = max(tight, squared) } else { roomy = max(roomy, squared) }
-            }
-            let worst = max(0, max(roomy, tight)).squareRoot()
-            let over = max(roomy < 0 ? -Double.infinity : roomy.squareRoot() - tolerance,
-                           tight < 0 ? -Double.infinity : tight.squareRoot() - tolerance * MotionTriggers.turnShare)
-            return (worst, over)
+            blocks.reach((nodes[a] + 1)..<nodes[b], from: projected[nodes[a]], to: projected[nodes[b]])
         }
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
         // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import TrackingCore
+
+/// The choice's blocks of fixes pass over the blocks that cannot matter: what they find must be
+/// what measuring every fix finds, exactly, or the choice would keep other points.
+@Suite struct SpacedPathFixBlocksTests {
+    /// Measuring every fix of `range`, as the choice did before it had blocks.
+    static func everyFix(_ points: [(x: Double, y: Double)], _ turns: [TurnWatch.Turn], _ range: Range<Int>,
+                         _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), tolerance: Double) -> (worst: Double, over: Double) {
+        var worst = 0.0, over = -Double.infinity
+        for k in range {
+            let distance = LocalPlane.squaredDistance(from: points[k], toSegment: a, b).squareRoot()
+            let room = SpacedPath.insideOfABend(points[k], turns[k], a, b) ? tolerance * MotionTriggers.turnShare : tolerance
+            worst = max(worst, distance)
+            over = max(over, distance - room)
+        }
+        return (worst, over)
+    }
+
+    /// A road of straights and bends of every sharpness with a receiver's wandering error, stops
+    /// where the fixes stand on one place, turns read in runs either way.
+    static func road(_ random: inout SplitMix, count: Int) -> (points: [(x: Double, y: Double)], turns: [TurnWatch.Turn]) {
+        var (x, y, course, drift) = (0.0, 0.0, random.uniform() * 360, (x: 0.0, y: 0.0))
+        var points: [(x: Double, y: Double)] = [], turns: [TurnWatch.Turn] = []
+        var turnRate = 0.0, runLeft = 0
+        for _ in 0..<count {
+            if runLeft == 0 {
+                runLeft = 1 + Int(random.uniform() * 30)
+                turnRate = random.uniform() < 0.5 ? 0 : (random.uniform() - 0.5) * 60
+            }
+            runLeft -= 1
+            let step = random.uniform() < 0.1 ? 0 : 1 + random.uniform() * 12
+            course += turnRate
+            x += step * sin(course * .pi / 180)
+            y += step * cos(course * .pi / 180)
+            drift = (0.9 * drift.x + random.gaussian(), 0.9 * drift.y + random.gaussian())
+            points.append(step == 0 && !points.isEmpty ? points[points.count - 1] : (x + drift.x * 3, y + drift.y * 3))
+            turns.append(turnRate > 5 ? .right : turnRate < -5 ? .left : .straight)
+        }
+        return (points, turns)
+    }
+
+    @Test func theFarthestFixAndTheMostBeyondItsRoomAreThoseOfEveryFix() {
+        var random = SplitMix(seed: 2026_12_04)
+        var skipped = 0
+        for _ in 0..<3000 {
+            let count = 2 + Int(random.uniform() * 400)
+            let (points, turns) = Self.road(&random, count: count)
+            let tolerance = 5 + random.uniform() * 15
+            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, tolerance: tolerance)
+            let lower = Int(random.uniform() * Double(count - 1))
+            let upper = lower + 1 + Int(random.uniform() * Double(count - lower - 1))
+            // A segment between two of the fixes, as the choice's are, or across the road.
+            let ends = random.uniform() < 0.8
+                ? (points[max(0, lower - 1)], points[upper])
+                : ((x: random.gaussian() * 200, y: random.gaussian() * 200), (x: random.gaussian() * 200, y: random.gaussian() * 200))
+            let range = lower..<upper
+            let found = blocks.reach(range, from: ends.0, to: ends.1)
+            let expected = Self.everyFix(points, turns, range, ends.0, ends.1, tolerance: tolerance)
+            #expect(found.worst == expected.worst, "\(count) fixes, \(range)")
+            #expect(found.over == expected.over, "\(count) fixes, \(range)")
+            if range.count > 3 * SpacedPath.FixBlocks.size { skipped += 1 }
+        }
+        // Most of the ranges are long enough for blocks to be passed over.
+        #expect(skipped > 1000)
+    }
+
+    /// Blocks whose fixes lie on their circle (a ring 20 m across on the road), between blocks
+    /// standing 9.995 m off the road: a ring's bound is the least above what its farthest fix can
+    /// be, and a block next to it nearly as far must not let it be passed over.
+    @Test func aFixOnTheBlocksCircleIsNeverPassedOver() {
+        let size = SpacedPath.FixBlocks.size
+        for rotation in stride(from: 0.0, to: 360, by: 7.5) {
+            var points: [(x: Double, y: Double)] = []
+            for block in 0..<6 {
+                for k in 0..<size {
+                    let angle = (rotation + Double(k) * 360 / Double(size)) * .pi / 180
+                    points.append(block % 2 == 0 ? (Double(block) * 50 + 10 * cos(angle), 10 * sin(angle)) : (Double(block) * 50, 9.995))
+                }
+            }
+            // Straight: a bend's smaller room would have every block measured anyway.
+            let turns = [TurnWatch.Turn](repeating: .straight, count: points.count)
+            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, tolerance: 10)
+            for offset in [-0.004, 0, 0.004] {
+                let (a, b) = ((x: -30.0, y: offset), (x: 300.0, y: offset))
+                let found = blocks.reach(1..<(points.count - 1), from: a, to: b)
+                let expected = Self.everyFix(points, turns, 1..<(points.count - 1), a, b, tolerance: 10)
+                #expect(found.worst == expected.worst && found.over == expected.over, "rotation \(rotation), offset \(offset)")
+            }
+        }
+    }
+}
