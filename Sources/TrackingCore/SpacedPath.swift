@@ -87,8 +87,7 @@ struct SpacedPath {
             for a in 0..<b where reached[a] && allowed(a, b) {
                 let (worst, over) = cost(a, b)
                 let open = b == end && leavesOpen(a)
-                pairs.cost[a * nodes.count + b] = worst
-                pairs.over[a * nodes.count + b] = open && meeting != nil ? worst - tolerance * MotionTriggers.turnShare : over
+                pairs.measure(a, b, cost: worst, over: open && meeting != nil ? worst - tolerance * MotionTriggers.turnShare : over)
                 if b == end { pairs.keepsEnd[a] = !open }
                 reached[b] = true
             }

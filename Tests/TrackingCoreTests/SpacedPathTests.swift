@@ -136,8 +136,7 @@ import Testing
     static func pairs(keepingTheEndFrom2 keeps: Bool) -> SpacedPath.Pairs {
         var pairs = SpacedPath.Pairs(count: 4)
         for (a, b, cost, over) in [(0, 1, 5.0, -2.0), (1, 3, 9.0, 0.5), (1, 2, 3.0, -5.0), (2, 3, 3.0, -5.0), (0, 3, 20.0, 10.0)] {
-            pairs.cost[a * 4 + b] = cost
-            pairs.over[a * 4 + b] = over
+            pairs.measure(a, b, cost: cost, over: over)
         }
         pairs.keepsEnd = [true, true, keeps, false]
         return pairs
