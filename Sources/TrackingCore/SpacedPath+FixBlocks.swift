@@ -53,6 +53,7 @@ extension SpacedPath {
         /// any of them is beyond its room (negative when none is; -infinity for no fix).
         func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> (worst: Double, over: Double) {
             var roomy = -1.0, tight = -1.0
+            // A range of two blocks or fewer is measured whole: its circles would pass few fixes over.
             guard range.count > 2 * Self.size else {
                 measure(range, from: a, to: b, &roomy, &tight)
                 return figures(roomy, tight)

@@ -13,7 +13,7 @@ extension SpacedPath {
         /// (else the stretch after the candidate stays open).
         var keepsEnd: [Bool]
         /// The pairs measured: the weighing goes through these alone, not through every pair the
-        /// candidates could make (at 1 Hz under TimeBased, 123 of 1,770 on average).
+        /// candidates could make (at 1 Hz under TimeBased, 123 a choice on average, of up to 1,770).
         private(set) var measured: [(a: Int, b: Int)] = []
 
         init(count: Int) {
