@@ -60,10 +60,16 @@ def bench_wire(args, bins, work, table):
     # Issue 18's figure: make_drive's seed 7 through the default filter and uploader, idle
     # connections closed after 60 s, ten times real time.
     figures.update(bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0], "--drive", DRIVE_SEED7]))
+    # The reference in the same run: the drive again, without keepalives on idle connections.
+    figures.update(bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0], "--drive", DRIVE_SEED7, "--keepalive", "0"]))
     emulator.stop()
     for name, figure in figures.items():
         met = meets(figure["number"], figure["target"]) if "number" in figure and figure["target"] else None
         table.add("wire: " + name, figure["value"], target=figure["target"], met=met)
+    with_keepalives = figures.get("drive: bytes per position through the relay", {}).get("number")
+    without = figures.get("drive without keepalives (reference): bytes per position through the relay", {}).get("number")
+    if with_keepalives and without:
+        table.add("wire: drive, bytes per position with keepalives / without", "%.2f" % (with_keepalives / without))
 
 
 def bench_live(args, bins, work, table):

@@ -191,6 +191,23 @@ final class HTTPConnection {
 
     // MARK: - I/O
 
+    /// What became of a keepalive.
+    enum KeepAlive: Equatable {
+        case sent
+        /// Nothing the server takes in silence exists here (plain http, TLS 1.2).
+        case unsupported
+        case failed
+    }
+
+    /// Puts a few bytes on an idle connection that its server takes in silence (a TLS 1.3
+    /// KeyUpdate asking for none back), so that a NAT or a load balancer counting idle time
+    /// sees traffic.
+    func keepAlive(deadline: ContinuousClock.Instant) -> KeepAlive {
+        guard let ssl, gpstrackd_tls_version_13(ssl) == 1 else { return .unsupported }
+        guard (try? setTimeouts(deadline)) != nil else { return .failed }
+        return BrokenPipe.withoutSignal { gpstrackd_tls_key_update(ssl) } == 1 ? .sent : .failed
+    }
+
     /// Writes everything or fails.
     func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(Failure) {
         var offset = 0

@@ -14,7 +14,8 @@ import Synchronization
 /// never on Swift's cooperative pool, nor on a concurrent queue sharing that pool's threads.
 ///
 /// Reconnects resume the server's last TLS session (tickets), so only the first connection
-/// carries the certificate chain.
+/// carries the certificate chain; idle connections are kept open through a NAT with keepalives
+/// (`IdleKeepAlive`) for a while, so that fewer reconnects happen at all.
 ///
 /// Trust: the system's hashed certificate directory (`/etc/ssl/certs`), looked up per issuer
 /// rather than loaded whole; `SSL_CERT_DIR`/`SSL_CERT_FILE` as OpenSSL reads them; or `caFile`.
@@ -31,6 +32,9 @@ public final class SocketTransport: HTTPTransport {
         /// How long a connection lies idle before a failure on it at once is taken for a close
         /// while idle (and the request goes again on a new connection).
         public var staleAfter: Duration = .seconds(2)
+        /// Keepalives on idle connections (nil: none), so that the next request finds its
+        /// connection open through a path that closes silent ones.
+        public var keepAlive: IdleKeepAlive? = IdleKeepAlive()
 
         public init(connectTimeout: Double = 10, totalTimeout: Double = 30, caFile: String? = nil) {
             self.connectTimeout = connectTimeout
@@ -51,6 +55,9 @@ public final class SocketTransport: HTTPTransport {
     private let sessions = Mutex<[HTTPConnection.Key: TLSSession]>([:])
     private let handshakes = Mutex(TLSHandshakes())
     private let wire = Mutex(0)
+    private let keepAlives = Mutex(0)
+    /// Where idle connections are sent their keepalives, one at a time.
+    private let keepAliveQueue = DispatchQueue(label: "gpstrackd.http.keepalive")
 
     /// Bytes sent and received on every connection so far: TLS records with their handshakes,
     /// through a proxy's tunnel, as a metered SIM counts them (without TCP/IP headers).
@@ -67,6 +74,9 @@ public final class SocketTransport: HTTPTransport {
     }
 
     public var tlsHandshakes: TLSHandshakes { handshakes.withLock { $0 } }
+
+    /// Keepalives sent on idle connections so far.
+    public var keepAlivesSent: Int { keepAlives.withLock { $0 } }
 
     /// What is wrong with `HTTPS_PROXY` in `environment` (the variable and why), when it is set
     /// and cannot be used; checked at start so that a mistyped proxy is not silently bypassed.
@@ -226,11 +236,59 @@ public final class SocketTransport: HTTPTransport {
     }
 
     private func putIdle(_ connection: HTTPConnection) {
+        let now = ContinuousClock.now
+        putIdle(ConnectionBox(connection: connection, since: now, lastTraffic: now))
+    }
+
+    /// Pools `box` (the oldest idle connection goes when there are too many), and plans its
+    /// next keepalive when `keptAlive`.
+    private func putIdle(_ box: ConnectionBox, keptAlive: Bool = true) {
         let evicted = idle.withLock { pool -> ConnectionBox? in
-            pool.append(ConnectionBox(connection: connection, since: .now))
+            pool.append(box)
             return pool.count > configuration.maxIdle ? pool.removeFirst() : nil
         }
         evicted?.connection.close()
+        if keptAlive, evicted?.connection !== box.connection { scheduleKeepAlive(box) }
+    }
+
+    // MARK: - Keepalives
+
+    /// Plans `box`'s next keepalive, if it gets one. The plan names the connection and when it
+    /// last carried bytes: a request that takes the connection meanwhile makes the plan stale.
+    private func scheduleKeepAlive(_ box: ConnectionBox) {
+        guard let policy = configuration.keepAlive,
+              let due = policy.next(lastRequest: box.since, lastTraffic: box.lastTraffic) else { return }
+        let (connection, lastTraffic) = (ObjectIdentifier(box.connection), box.lastTraffic)
+        let delay = due - .now
+        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        keepAliveQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) { [weak self] in
+            self?.keepAlive(connection, lastTraffic: lastTraffic)
+        }
+    }
+
+    /// Sends the planned keepalive, when the connection still lies idle as planned: taken out of
+    /// the pool while it is sent (no request shares it), put back with its new traffic time. A
+    /// connection its server closed meanwhile, or whose keepalive failed, is dropped; one that
+    /// cannot have a keepalive (TLS 1.2) goes back to wait for the path to close it.
+    private func keepAlive(_ connection: ObjectIdentifier, lastTraffic: ContinuousClock.Instant) {
+        guard let box = idle.withLock({ pool -> ConnectionBox? in
+            guard let index = pool.firstIndex(where: { ObjectIdentifier($0.connection) == connection && $0.lastTraffic == lastTraffic })
+            else { return nil }
+            return pool.remove(at: index)
+        }) else { return }
+        guard !box.connection.peerHasSpoken else { return box.connection.close() }
+        let outcome = box.connection.keepAlive(deadline: .now + .milliseconds(Int64(configuration.connectTimeout * 1000)))
+        let counted = box.connection.takeCountedBytes()
+        wire.withLock { $0 += counted }
+        switch outcome {
+        case .sent:
+            keepAlives.withLock { $0 += 1 }
+            putIdle(ConnectionBox(connection: box.connection, since: box.since, lastTraffic: .now))
+        case .unsupported:
+            putIdle(box, keptAlive: false)
+        case .failed:
+            box.connection.close()
+        }
     }
 
     private func context() throws(HTTPConnection.Failure) -> OpaquePointer {
@@ -260,8 +318,10 @@ public final class SocketTransport: HTTPTransport {
 /// A connection in the idle pool (used by one request at a time).
 private struct ConnectionBox: @unchecked Sendable {
     let connection: HTTPConnection
-    /// When it was put back idle.
+    /// When it was put back idle (its last request ended).
     let since: ContinuousClock.Instant
+    /// When it last carried bytes: its last request, or its last keepalive.
+    let lastTraffic: ContinuousClock.Instant
 }
 
 /// The shared `SSL_CTX`, freed with the transport.

@@ -20,7 +20,8 @@
     X(SSL_CTX_load_verify_locations) X(SSL_CTX_set_default_verify_paths) X(SSL_new) X(SSL_free) X(SSL_ctrl) \
     X(SSL_get0_param) X(SSL_set_fd) X(SSL_get_rbio) X(SSL_set_session) X(SSL_connect) X(SSL_get_verify_result) \
     X(SSL_session_reused) X(SSL_get1_session) X(SSL_SESSION_free) X(SSL_SESSION_is_resumable) X(SSL_SESSION_dup) \
-    X(SSL_write) X(SSL_read) X(SSL_get_error) X(SSL_set_quiet_shutdown) X(SSL_shutdown)
+    X(SSL_write) X(SSL_read) X(SSL_get_error) X(SSL_set_quiet_shutdown) X(SSL_shutdown) \
+    X(SSL_version) X(SSL_key_update) X(SSL_do_handshake)
 #define GPSTRACKD_LIBCRYPTO(X) \
     X(X509_VERIFY_PARAM_set_hostflags) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_VERIFY_PARAM_set1_host) \
     X(X509_verify_cert_error_string) X(X509_get_default_cert_dir) X(BIO_get_callback_arg) X(BIO_set_callback_arg) \
@@ -153,6 +154,14 @@ void gpstrackd_tls_session_free(struct ssl_session_st *session) { api.SSL_SESSIO
 int gpstrackd_tls_write(struct ssl_st *ssl, const void *bytes, int count) { return api.SSL_write(ssl, bytes, count); }
 
 int gpstrackd_tls_read(struct ssl_st *ssl, void *bytes, int count) { return api.SSL_read(ssl, bytes, count); }
+
+int gpstrackd_tls_version_13(struct ssl_st *ssl) { return api.SSL_version(ssl) == TLS1_3_VERSION; }
+
+int gpstrackd_tls_key_update(struct ssl_st *ssl) {
+    // Not requested: the server answers nothing, so the idle connection stays quiet on its side.
+    if (api.SSL_key_update(ssl, SSL_KEY_UPDATE_NOT_REQUESTED) != 1) return 0;
+    return api.SSL_do_handshake(ssl) == 1;
+}
 
 int gpstrackd_tls_closed_by_peer(struct ssl_st *ssl, int result) {
     return api.SSL_get_error(ssl, result) == SSL_ERROR_ZERO_RETURN;

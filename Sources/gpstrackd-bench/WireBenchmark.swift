@@ -96,9 +96,17 @@ func clientThrough(_ relay: ByteCountingRelay, transport: SocketTransport) throw
         transport: transport)
 }
 
-func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int, idleClose: Double) async throws {
+/// The transport's keepalives for a run: every `seconds` (nil or 0: none), the window scaled as
+/// the time is.
+func keepAlive(every seconds: Double?, speedup: Double = 1) -> IdleKeepAlive? {
+    guard let seconds, seconds > 0 else { return nil }
+    return IdleKeepAlive(every: .milliseconds(Int64(seconds / speedup * 1000)), window: IdleKeepAlive().window / speedup)
+}
+
+func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int, idleClose: Double, keepAliveEvery: Double?) async throws {
     let port = emulatorPort(endpoint)
-    say("wire: \(positions) positions, one every \(every) ms, each its own request, through a relay closing connections idle \(fixed(idleClose, 1)) s")
+    say("wire: \(positions) positions, one every \(every) ms, each its own request, through a relay closing connections idle \(fixed(idleClose, 1)) s"
+        + (keepAliveEvery.map { $0 > 0 ? ", keepalives every \(fixed($0, 1)) s" : "" } ?? ""))
     line("figure", "value", "target")
     var perPosition: [Bool: Double] = [:]
     for resuming in [false, true] {
@@ -108,6 +116,7 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         let spool = try await Spool.open(.init(directory: directory))
         var transportConfiguration = SocketTransport.Configuration(caFile: caFile)
         transportConfiguration.resumesSessions = resuming
+        transportConfiguration.keepAlive = keepAlive(every: keepAliveEvery)
         let transport = SocketTransport(configuration: transportConfiguration)
         let client = try clientThrough(relay, transport: transport)
         let uploader = Uploader(configuration: .init(tracker: "bench", deviceID: "bench-device"), spool: spool, client: client)
@@ -128,6 +137,7 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         // for a drive, with few reconnects (`--drive`).
         line("bytes per position, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", "")
         line("connections, \(label)", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes", "")
+        line("keepalives, \(label)", "\(transport.keepAlivesSent)", "")
         // What `data-budget` spends: the transport's own count against the relay's. A request
         // written into a connection the relay had closed would put it above: it left the device
         // (a SIM bills it) and never reached the relay.
@@ -140,19 +150,24 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
 /// Issue 18's figure: a recorded drive (`drive`, `gpstrackd watch` lines) through the default
 /// filter, each kept position handed to the uploader when the filter keeps it, with default
 /// upload settings (or `uploadInterval`), through a relay that closes connections idle for 60 s
-/// (a cellular NAT, a load balancer). Time runs `speedup` times faster, the upload interval and
+/// (a cellular NAT, a load balancer), with the transport's keepalives every `keepAliveEvery`
+/// seconds (0: none). Time runs `speedup` times faster, the upload interval, the keepalives and
 /// the relay's idle timeout with it, so the same requests meet the same reconnects as in real time.
-func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup: Double, uploadInterval: Double?) async throws {
+func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup: Double, uploadInterval: Double?,
+                        keepAliveEvery: Double) async throws {
     let port = emulatorPort(endpoint)
     let fixes = try String(contentsOfFile: drive, encoding: .utf8).split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }
     guard let first = fixes.first else { print("\(drive) holds no fixes"); exit(65) }
     say("wire, a drive: \(fixes.count) fixes of \(drive) in \(fixed(first.time.seconds(to: fixes.last!.time) / speedup, 0)) s, \(fixed(speedup, 0))x real time"
-        + (uploadInterval.map { ", upload-interval \(fixed($0, 0)) s" } ?? ""))
+        + (uploadInterval.map { ", upload-interval \(fixed($0, 0)) s" } ?? "")
+        + (keepAliveEvery > 0 ? ", keepalives every \(fixed(keepAliveEvery, 0)) s" : ", no keepalives"))
     let relay = ByteCountingRelay(target: port, idleClose: 60 / speedup)
     let directory = scratchDirectory("wire-drive")
     system("rm -rf '\(directory)'")
     let spool = try await Spool.open(.init(directory: directory))
-    let transport = SocketTransport(configuration: SocketTransport.Configuration(caFile: caFile))
+    var transportConfiguration = SocketTransport.Configuration(caFile: caFile)
+    transportConfiguration.keepAlive = keepAlive(every: keepAliveEvery, speedup: speedup)
+    let transport = SocketTransport(configuration: transportConfiguration)
     let client = try clientThrough(relay, transport: transport)
     var configuration = Uploader.Configuration(tracker: "bench", deviceID: "bench-device")
     configuration.uploadInterval = (uploadInterval ?? configuration.uploadInterval) / speedup
@@ -179,11 +194,14 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     uploader.stop()
     await running.value
     let counted = relay.counted, handshakes = transport.tlsHandshakes
+    // The same figures without keepalives are the reference run's, named apart.
+    let name = keepAliveEvery > 0 ? "drive" : "drive without keepalives (reference)"
     line("figure", "value", "target")
-    line("drive: positions kept, requests", "\(kept), \(uploader.statistics.requests)", "")
-    line("drive: connections", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes",
+    line("\(name): positions kept, requests", "\(kept), \(uploader.statistics.requests)", "")
+    line("\(name): connections", "\(counted.connections): \(handshakes.full) full, \(handshakes.resumed) resumed handshakes",
          "every one after the first resumed")
-    line("drive: bytes per position through the relay", fixed(Double(counted.up + counted.down) / Double(kept), 0)
-         + " (up \(counted.up), down \(counted.down))", "<= 850")
-    line("drive: bytes per position the transport counted", fixed(Double(client.bytesOnTheWire) / Double(kept), 0), "<= 850")
+    line("\(name): keepalives", "\(transport.keepAlivesSent)", "")
+    line("\(name): bytes per position through the relay", fixed(Double(counted.up + counted.down) / Double(kept), 0)
+         + " (up \(counted.up), down \(counted.down))", keepAliveEvery > 0 ? "<= 850" : "")
+    line("\(name): bytes per position the transport counted", fixed(Double(client.bytesOnTheWire) / Double(kept), 0), keepAliveEvery > 0 ? "<= 850" : "")
 }

@@ -7,10 +7,10 @@
 //                                                  the filter alone: CPU per fix, fixes held, points
 //                                                  against the fewest possible, at 1 and 10 Hz; CPU and
 //                                                  fixes held under each tracker rule
-//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM [--positions N] [--every MS] [--idle-close S]
+//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM [--positions N] [--every MS] [--idle-close S] [--keepalive S]
 //                                                  bytes per position through a counting relay that
 //                                                  closes idle connections, with and without TLS resumption
-//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM --drive LOCATIONS.jsonl [--speedup K] [--upload-interval S]
+//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM --drive LOCATIONS.jsonl [--speedup K] [--upload-interval S] [--keepalive S]
 //                                                  bytes per position of a recorded drive through the
 //                                                  default filter and uploader, idle connections closed after 60 s
 //   gpstrackd-bench fill DIR --rows N              queue N positions in the spool under DIR (a backlog
@@ -219,7 +219,7 @@ case "filter":
     benchmarkFilter(seconds: seconds, seed: seed)
 case "wire":
     var (endpoint, caFile, positions, every, idleClose) = ("", "", 20, 2500, 2.0)
-    var (drive, speedup, uploadInterval): (String?, Double, Double?) = (nil, 10, nil)
+    var (drive, speedup, uploadInterval, keepAliveEvery): (String?, Double, Double?, Double?) = (nil, 10, nil, nil)
     while let flag = arguments.popFirst() {
         switch flag {
         case "--drive": drive = arguments.popFirst()
@@ -230,13 +230,19 @@ case "wire":
         case "--positions": positions = Int(arguments.popFirst() ?? "") ?? positions
         case "--every": every = Int(arguments.popFirst() ?? "") ?? every
         case "--idle-close": idleClose = Double(arguments.popFirst() ?? "") ?? idleClose
+        case "--keepalive": keepAliveEvery = Double(arguments.popFirst() ?? "")
         default: print("unknown option \(flag)"); exit(64)
         }
     }
     if let drive {
-        try await benchmarkWireDrive(endpoint: endpoint, caFile: caFile, drive: drive, speedup: speedup, uploadInterval: uploadInterval)
+        // The daemon's keepalives unless told otherwise (0: none).
+        let every = keepAliveEvery ?? Double(IdleKeepAlive().every.components.seconds)
+        try await benchmarkWireDrive(endpoint: endpoint, caFile: caFile, drive: drive, speedup: speedup, uploadInterval: uploadInterval,
+                                     keepAliveEvery: every)
     } else {
-        try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose)
+        // Every position meets a closed connection unless keepalives are asked for.
+        try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose,
+                                keepAliveEvery: keepAliveEvery)
     }
 case "live":
     var (endpoint, queued, liveSeconds) = ("", 50_000, 120)

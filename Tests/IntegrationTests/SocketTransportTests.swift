@@ -119,6 +119,30 @@ import TrackingCore
         }
     }
 
+    /// The same path with keepalives on idle connections (`IdleKeepAlive`, here every 0.5 s): the
+    /// relay sees traffic, the one connection carries every position, and the transport counts
+    /// the keepalives' bytes as the relay does. Over TLS 1.2, which has no message a server takes
+    /// in silence, none is sent and each position reconnects, resuming.
+    @Test(arguments: ["1.3", "1.2"])
+    func keepalivesKeepAConnectionOpenThroughANAT(maxVersion: String) async throws {
+        let run = try await Self.wire("transport-tls-keepalive-\(maxVersion)", ["--positions", "3", "--every", "3500", "--idle-close", "1.5", "--keepalive", "0.5"],
+                                      emulatorArguments: ["--tls-max-version", maxVersion])
+        defer { run.emulator.stop() }
+        let figures = run.figures
+        print("wire, keepalives, TLS \(maxVersion): \(figures)")
+        let keepalives = try #require(figures["keepalives, resuming TLS sessions"].flatMap { Int($0) }, "the bench said: \(run.errors)")
+        if maxVersion == "1.3" {
+            #expect(figures["connections, resuming TLS sessions"] == "1: 1 full, 0 resumed handshakes")
+            // Two gaps of 3.5 s, a keepalive each 0.5 s of silence: about 6 in each.
+            #expect(keepalives >= 8, "\(keepalives) keepalives")
+        } else {
+            #expect(figures["connections, resuming TLS sessions"] == "3: 1 full, 2 resumed handshakes")
+            #expect(keepalives == 0)
+        }
+        let counted = figures["bytes counted by the transport / the relay, resuming TLS sessions"]?.split(separator: " ").first
+        #expect(counted == "1.000", "\(figures["bytes counted by the transport / the relay, resuming TLS sessions"] ?? "-")")
+    }
+
     /// The documentation's example keys, which gpstrackd-bench signs with.
     static let exampleKeys = Credentials(
         accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "test")
@@ -127,16 +151,18 @@ import TrackingCore
     /// figure's value by its name, and the emulator (still running) with its certificate.
     struct WireRun {
         var figures: [String: String]
+        /// What the bench wrote to standard error (its table, and why it stopped if it did).
+        var errors: String
         var emulator: TrackerEmulator
         var certificate: String
     }
 
-    static func wire(_ label: String, _ arguments: [String]) async throws -> WireRun {
+    static func wire(_ label: String, _ arguments: [String], emulatorArguments: [String] = []) async throws -> WireRun {
         let directory = TestPaths.temporaryDirectory(label)
         let trusted = try await certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
         let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: [
             "--access-key", exampleKeys.accessKeyID, "--secret-key", exampleKeys.secretAccessKey,
-        ])
+        ] + emulatorArguments)
         let bench = try ChildProcess(TestPaths.bench, ["wire", "--endpoint", emulator.endpoint.description, "--ca", trusted.certificate] + arguments,
                                      directory: directory, name: "wire")
         #expect(await bench.waitForExit(timeout: 120))
@@ -145,13 +171,13 @@ import TrackingCore
                   let figure = object["figure"] as? String, let value = object["value"] as? String else { return nil }
             return (figure, value)
         }, uniquingKeysWith: { a, _ in a })
-        return WireRun(figures: figures, emulator: emulator, certificate: trusted.certificate)
+        return WireRun(figures: figures, errors: bench.stderr, emulator: emulator, certificate: trusted.certificate)
     }
 
     /// Issue 18's drive through the relay (`gpstrackd-bench wire --drive`, make_drive's seed 7
     /// through the default filter and uploader, fifty times real time): every kept position is
-    /// stored, every reconnect resumes the TLS session, and the transport counts no byte the
-    /// relay did not carry.
+    /// stored, keepalives keep the connection open, every reconnect resumes the TLS session, and
+    /// the transport counts no byte the relay did not carry.
     @Test func aDriveThroughANATResumesEveryReconnectAndWastesNoByte() async throws {
         let drive = TestPaths.fixtures.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("TrackingCoreTests/Fixtures/drive-seed7.locations.jsonl").path
@@ -171,6 +197,10 @@ import TrackingCore
         let connections = try #require(figures["drive: connections"])
         let counts = connections.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         #expect(counts.count == 3 && counts[1] == 1 && counts[2] == counts[0] - 1, "one full handshake, every reconnect resumed: \(connections)")
+        // Points about 60 s apart against the relay's 60 s: without keepalives 6 connections
+        // (BENCHMARKS.md), with them one (a second allowed for a late keepalive on a loaded box).
+        let keepalives = try #require(figures["drive: keepalives"].flatMap { Int($0) })
+        #expect(keepalives > 0 && counts[0] <= 2, "\(keepalives) keepalives, \(connections)")
         let relay = figures["drive: bytes per position through the relay"]?.split(separator: " ").first.map(String.init)
         #expect(relay != nil && relay == figures["drive: bytes per position the transport counted"], "no byte into a closed connection")
     }

@@ -44,6 +44,12 @@ struct ssl_session_st *gpstrackd_tls_resumable_session(struct ssl_st *ssl);
 void gpstrackd_tls_session_free(struct ssl_session_st *session);
 int gpstrackd_tls_write(struct ssl_st *ssl, const void *bytes, int count);
 int gpstrackd_tls_read(struct ssl_st *ssl, void *bytes, int count);
+/// Whether the connection speaks TLS 1.3 (TLS 1.2 has no message a peer takes in silence).
+int gpstrackd_tls_version_13(struct ssl_st *ssl);
+/// Sends a TLS 1.3 KeyUpdate that asks for none back (27 bytes, and the peer says nothing): what
+/// keeps an idle connection open through a NAT or a load balancer that closes silent ones. 1 when
+/// sent, 0 when it could not be.
+int gpstrackd_tls_key_update(struct ssl_st *ssl);
 /// Whether a read's result `result` (0 or less) is the peer's orderly close (close_notify).
 int gpstrackd_tls_closed_by_peer(struct ssl_st *ssl, int result);
 /// Quiet shutdown (the connection is being dropped, no close_notify awaited) and free.
