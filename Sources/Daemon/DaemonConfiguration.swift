@@ -37,6 +37,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxRequestRate: Double = 10
     /// Bytes a UTC day the uploader may put on the wire (a metered SIM); 0: no budget.
     public var dataBudget = 0
+    /// Seconds of silence after which an idle connection to the tracker gets a keepalive (under
+    /// the path's idle timeout); 0: none.
+    public var connectionKeepalive: Double = 45
     public var positionProperties: [PositionProperty] = [.speed, .course]
     public var spoolMaxRows = 2_000_000
     public var spoolMaxBytes: Int64?

@@ -140,6 +140,9 @@ extension DaemonSettings {
             .described(nil, "requests per second at most (the account's quota is shared by the fleet)"),
         number("data-budget", 0...1e12, integer: true, { $0.dataBudget = Int($1) }, { String($0.dataBudget) }).reloadable
             .described(nil, "bytes a UTC day on the wire to the tracker, spent evenly by batching more; 0: none"),
+        number("connection-keepalive", 0...3600, { $0.connectionKeepalive = $1 }, { format($0.connectionKeepalive) })
+            .described(nil, "seconds of silence before an idle connection to the tracker gets a keepalive "
+                + "(under the path's idle timeout; for 5 minutes after the last request); 0: none"),
         Key(name: "position-properties", secret: false, apply: { value, c in
             let names = value.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             var properties: [PositionProperty] = []

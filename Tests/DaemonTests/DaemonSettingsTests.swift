@@ -25,6 +25,8 @@ import TrackingCore
         #expect(c.batchSize == 10 && c.maxInFlight == 4 && c.maxRequestRate == 10 && c.uploadInterval == 5)
         #expect(c.filter == FilterConfiguration())
         #expect(c.burstWindow == 0.1)
+        #expect(c.connectionKeepalive == 45, "under the 60 s idle timeout of many NATs")
+        #expect(try load(["--connection-keepalive", "0"]).configuration.connectionKeepalive == 0, "0: no keepalives")
         #expect(try load(["--burst-window", "0"]).configuration.burstWindow == 0, "0 reads each message as it comes")
     }
 

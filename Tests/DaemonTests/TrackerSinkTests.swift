@@ -1,10 +1,20 @@
 @testable import Daemon
+import AWSLocation
 import Foundation
 import Testing
 import TrackingCore
 
-/// What the tracker sink takes up from the last run's state directory.
+/// What the tracker sink takes up from the configuration and the last run's state directory.
 @Suite struct TrackerSinkTests {
+    @Test func connectionKeepaliveSetsTheTransportsKeepalives() {
+        var c = DaemonConfiguration(deviceID: "van-3", stateDirectory: "/tmp")
+        #expect(TrackerSink.transportConfiguration(c).keepAlive == IdleKeepAlive(every: .seconds(45), window: .seconds(300)))
+        c.connectionKeepalive = 20.5
+        #expect(TrackerSink.transportConfiguration(c).keepAlive?.every == .milliseconds(20_500))
+        c.connectionKeepalive = 0
+        #expect(TrackerSink.transportConfiguration(c).keepAlive == nil, "0: none")
+    }
+
     @Test func theDaysBytesComeBackFromTheLastStatus() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-sink-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

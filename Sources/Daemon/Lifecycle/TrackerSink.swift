@@ -18,7 +18,7 @@ struct TrackerSink: Sendable {
     static func make(_ c: DaemonConfiguration, memory: TrackerMemory, environment: [String: String], spool: Spool, logger: Logger,
                      events: @escaping @Sendable (UploaderEvent) -> Void,
                      filterFollows: @escaping @Sendable (TrackerFiltering) -> Void) throws -> TrackerSink {
-        let transport = SocketTransport()
+        let transport = SocketTransport(configuration: transportConfiguration(c))
         let resolution = try CredentialSetup.resolve(
             accessKeyID: c.accessKeyID, secretAccessKey: c.secretAccessKey, profile: c.profile, identityPoolID: c.identityPoolID,
             cognitoEndpoint: c.endpoint, stateDirectory: c.stateDirectory, environment: environment, transport: transport, logger: logger)
@@ -45,6 +45,14 @@ struct TrackerSink: Sendable {
             lastStored: { [uploader] in uploader.statistics.lastStored })
         return TrackerSink(uploader: uploader, filtering: filtering, credentials: resolution.provider as? RefreshingCredentials,
                            credentialSource: resolution.source, memory: memory)
+    }
+
+    /// The transport's settings from the configuration: keepalives on idle connections after
+    /// `connection-keepalive` seconds of silence, none when it is 0.
+    static func transportConfiguration(_ c: DaemonConfiguration) -> SocketTransport.Configuration {
+        var settings = SocketTransport.Configuration()
+        settings.keepAlive = c.connectionKeepalive > 0 ? IdleKeepAlive(every: .milliseconds(Int64(c.connectionKeepalive * 1000))) : nil
+        return settings
     }
 
     /// The day's bytes on the wire as the last run's status.json left them (written every few
