@@ -174,7 +174,11 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     let uploader = Uploader(configuration: configuration, spool: spool, client: client)
     let running = Task { await uploader.run() }
     // Fix times as the uploader would see them live: the drive's offsets from now, compressed.
-    let began = SystemClock.now(), wall = ContinuousClock.now
+    // From a whole second, as a receiver's fixes come: in real time (`--speedup 1`) each
+    // SampleTime travels without milliseconds, as on the road; compressed, most carry them.
+    let now = SystemClock.now()
+    let began = FixTime(nanosecondsSince1970: now.nanosecondsSince1970 - now.nanosecondsSince1970 % 1_000_000_000)
+    let wall = ContinuousClock.now
     func replayed(_ time: FixTime) -> FixTime { began.adding(seconds: first.time.seconds(to: time) / speedup) }
     var chain = FilterChain(configuration: FilterConfiguration())
     var kept = 0
