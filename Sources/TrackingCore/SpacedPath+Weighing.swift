@@ -2,37 +2,45 @@ extension SpacedPath {
     /// The pairs of candidates a choice weighs, measured once. Candidates are numbered as in
     /// `points` (0 the origin, the last the newest fix); a pair's entries are at `a * count + b`.
     struct Pairs {
+        /// One pair measured: the largest distance from a fix between `a` and `b` to their
+        /// segment, and the most any of them is beyond its room, as the second step weighs it.
+        /// A pair not measured is one the rule forbids, or one whose first candidate the path
+        /// cannot reach.
+        struct Measured {
+            var a: Int
+            var b: Int
+            var cost: Double
+            var over: Double
+        }
+
         /// Candidates.
         let count: Int
-        /// The largest distance from a fix between the pair to their segment; infinite for a pair
-        /// the rule forbids or never measured (one whose first candidate the path cannot reach).
-        private(set) var cost: [Double]
-        /// The most any fix between the pair is beyond its room, as the second step weighs it.
-        private(set) var over: [Double]
         /// Whether a segment from the candidate into the newest fix keeps the newest as a point
         /// (else the stretch after the candidate stays open).
         var keepsEnd: [Bool]
         /// The pairs measured: the weighing goes through these alone, not through every pair the
-        /// candidates could make (at 1 Hz under TimeBased, 123 a choice on average, of up to 1,770).
-        private(set) var measured: [(a: Int, b: Int)] = []
+        /// candidates could make (at 1 Hz under TimeBased, 123 a choice on average, of up to 1,770),
+        /// so they are all it keeps (a table of every pair cost a choice two arrays of
+        /// `count` squared, filled and copied, 5 % of the spacing's instructions).
+        private(set) var measured: [Measured] = []
+        /// Whether `measured` came by its second candidate, then its first, as `points` measures.
+        private var ordered = true
 
         init(count: Int) {
             self.count = count
-            cost = [Double](repeating: .infinity, count: count * count)
-            over = cost
             keepsEnd = [Bool](repeating: false, count: count)
         }
 
         /// A pair measured: its largest distance and its most beyond the room.
         mutating func measure(_ a: Int, _ b: Int, cost: Double, over: Double) {
-            self.cost[a * count + b] = cost
-            self.over[a * count + b] = over
-            measured.append((a, b))
+            if let last = measured.last, (last.b, last.a) >= (b, a) { ordered = false }
+            measured.append(Measured(a: a, b: b, cost: cost, over: over))
         }
 
         /// The pairs measured by their second candidate, then their first: a path reaches a
-        /// candidate by every pair into it before it goes on from there.
-        var inOrder: [(a: Int, b: Int)] { measured.sorted { ($0.b, $0.a) < ($1.b, $1.a) } }
+        /// candidate by every pair into it before it goes on from there. `points` measures them
+        /// in that order already; sorted only when they came otherwise.
+        var inOrder: [Measured] { ordered ? measured : measured.sorted { ($0.b, $0.a) < ($1.b, $1.a) } }
     }
 
     /// `points`' weighing: first the smallest largest distance a track can have, then within it
@@ -57,8 +65,8 @@ extension SpacedPath {
         var narrowest = [Double](repeating: .infinity, count: pairs.count * states)
         narrowest[0] = 0
         let measured = pairs.inOrder
-        for (a, b) in measured {
-            let cost = pairs.cost[a * pairs.count + b]
+        for pair in measured {
+            let (a, b, cost) = (pair.a, pair.b, pair.cost)
             for n in 0..<states where narrowest[a * states + n].isFinite {
                 guard let k = next(a, b, after: n) else { continue }
                 narrowest[b * states + k] = min(narrowest[b * states + k], max(narrowest[a * states + n], cost))
@@ -70,8 +78,8 @@ extension SpacedPath {
         var best = [Choice?](repeating: nil, count: pairs.count * states)
         var parent = [(node: Int, kept: Int)](repeating: (-1, -1), count: pairs.count * states)
         best[0] = Choice(excess: 0, count: 0, worst: 0, spread: 0)
-        for (a, b) in measured where pairs.cost[a * pairs.count + b] <= within {
-            let cost = pairs.cost[a * pairs.count + b], over = max(0, pairs.over[a * pairs.count + b])
+        for pair in measured where pair.cost <= within {
+            let (a, b, cost, over) = (pair.a, pair.b, pair.cost, max(0, pair.over))
             for n in 0..<states {
                 guard let from = best[a * states + n], let k = next(a, b, after: n) else { continue }
                 let candidate = Choice(excess: from.excess + over, count: from.count + 1,
