@@ -155,6 +155,19 @@ import Testing
         #expect(SpacedPath.choice(pairs, atMost: 0, tolerance: 10) == nil)
     }
 
+    @Test func pairsMeasuredOutOfOrderAreWeighedInOrder() throws {
+        // Into 1 is measured after out of 1: weighed as they came, the path through 1 would not
+        // be reached yet, and the chord (20 m from its fixes) would be the only track.
+        var pairs = SpacedPath.Pairs(count: 3)
+        for (a, b, cost, over) in [(1, 2, 3.0, -5.0), (0, 1, 4.0, -5.0), (0, 2, 20.0, 10.0)] {
+            pairs.measure(a, b, cost: cost, over: over)
+        }
+        pairs.keepsEnd = [true, true, false]
+        #expect(pairs.inOrder.map { [$0.a, $0.b] } == [[0, 1], [0, 2], [1, 2]])
+        let choice = try #require(SpacedPath.choice(pairs, tolerance: 10))
+        #expect(choice.nodes == [1] && choice.endKept)
+    }
+
     @Test func aStretchLeftOpenIsNotCountedAsAPointKept() throws {
         // From 2 the newest fix is not kept (the road after 2 stays open): 1 and 2 are two points.
         let bounded = try #require(SpacedPath.choice(Self.pairs(keepingTheEndFrom2: false), atMost: 2, tolerance: 10))
