@@ -78,6 +78,9 @@ public final class SocketTransport: HTTPTransport {
     /// Keepalives sent on idle connections so far.
     public var keepAlivesSent: Int { keepAlives.withLock { $0 } }
 
+    /// Connections lying idle in the pool, kept for the next request.
+    public var idleConnections: Int { idle.withLock { $0.count } }
+
     /// What is wrong with `HTTPS_PROXY` in `environment` (the variable and why), when it is set
     /// and cannot be used; checked at start so that a mistyped proxy is not silently bypassed.
     public static func proxyProblem(environment: [String: String]) -> (variable: String, reason: String)? {
@@ -268,15 +271,20 @@ public final class SocketTransport: HTTPTransport {
 
     /// Sends the planned keepalive, when the connection still lies idle as planned: taken out of
     /// the pool while it is sent (no request shares it), put back with its new traffic time. A
-    /// connection its server closed meanwhile, or whose keepalive failed, is dropped; one that
-    /// cannot have a keepalive (TLS 1.2) goes back to wait for the path to close it.
+    /// connection its server closed meanwhile, one with another idle to the same server, or one
+    /// whose keepalive failed, is dropped; one that cannot have a keepalive (TLS 1.2) goes back
+    /// to wait for the path to close it.
     private func keepAlive(_ connection: ObjectIdentifier, lastTraffic: ContinuousClock.Instant) {
         guard let box = idle.withLock({ pool -> ConnectionBox? in
             guard let index = pool.firstIndex(where: { ObjectIdentifier($0.connection) == connection && $0.lastTraffic == lastTraffic })
             else { return nil }
             return pool.remove(at: index)
         }) else { return }
-        guard !box.connection.peerHasSpoken else { return box.connection.close() }
+        // One connection a server is kept open: the next request takes the newest, and a second
+        // is wanted only while requests overlap (a backlog draining), after which each would
+        // cost its keepalives for the whole window. The one that is due while another waits goes.
+        let sibling = idle.withLock { pool in pool.contains { $0.connection.key == box.connection.key } }
+        guard !sibling, !box.connection.peerHasSpoken else { return box.connection.close() }
         let outcome = box.connection.keepAlive(deadline: .now + .milliseconds(Int64(configuration.connectTimeout * 1000)))
         let counted = box.connection.takeCountedBytes()
         wire.withLock { $0 += counted }

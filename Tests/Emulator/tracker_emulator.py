@@ -432,10 +432,13 @@ def main():
     ap.add_argument("--tls-key", help="the certificate's private key (PEM)")
     ap.add_argument("--tls-max-version", choices=["1.2", "1.3"], default="1.3",
                     help="the newest TLS version served (1.2: a server that has not moved to TLS 1.3)")
+    ap.add_argument("--latency-ms", type=int, default=0,
+                    help="delay each tracker answer (as /_emu/config's latency_ms; its controls speak plain http only)")
     args = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.emulator = Emulator(args.access_key, args.secret_key)
+    server.emulator.config["latency_ms"] = args.latency_ms
     url = "http://127.0.0.1:%d"
     if args.tls_cert:
         import ssl

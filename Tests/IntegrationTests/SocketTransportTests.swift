@@ -143,6 +143,32 @@ import TrackingCore
         #expect(counted == "1.000", "\(figures["bytes counted by the transport / the relay, resuming TLS sessions"] ?? "-")")
     }
 
+    /// Two requests at once leave two idle connections to the tracker; only one of them is kept
+    /// alive (the newest, which the next request takes), the other closed when its keepalive falls
+    /// due: a backlog drained four at a time does not cost four connections' keepalives.
+    @Test func onlyOneIdleConnectionToAServerIsKeptAlive() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-keepalive-one")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        // Slow answers, so that the two requests overlap and take a connection each.
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: ["--latency-ms", "300"])
+        defer { emulator.stop() }
+        var configuration = SocketTransport.Configuration(caFile: trusted.certificate)
+        configuration.keepAlive = IdleKeepAlive(every: .milliseconds(300), window: .seconds(60))
+        let transport = SocketTransport(configuration: configuration)
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        async let first = client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
+        async let second = client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
+        _ = try await (first, second)
+        #expect(transport.tlsHandshakes.full + transport.tlsHandshakes.resumed == 2, "\(transport.tlsHandshakes)")
+        #expect(transport.idleConnections == 2)
+        #expect(await eventually { transport.keepAlivesSent >= 3 }, "\(transport.keepAlivesSent) keepalives")
+        #expect(transport.idleConnections == 1, "the other closed")
+        // The one kept still carries the next request, without a handshake.
+        _ = try await client.getDevicePosition(tracker: "fleet", device: "tls-truck")
+        #expect(transport.tlsHandshakes.full + transport.tlsHandshakes.resumed == 2)
+    }
+
     /// The documentation's example keys, which gpstrackd-bench signs with.
     static let exampleKeys = Credentials(
         accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "test")
