@@ -212,6 +212,9 @@ public struct TrackerSpacing: Sendable {
     /// point under the tracker's rule (`SpacedPath`); what is owed before the last of them is met.
     private mutating func substitute(upTo fix: Location, now: Bool) -> [KeptLocation]? {
         guard let origin = lastKept, let firstAllowed = firstAllowedIndex() else { return nil }
+        // Not again before the wait since the last try: asked first, before the places owed are
+        // sorted out (most fixes while something is owed end here).
+        if !now, let next = nextAttempt, fix.time < next { return nil }
         // A place owed: the track must reach the vehicle's place. A stop, a departure, the end:
         // the newest fix, as soon as the rule allows. A heartbeat: any fix since it was due
         // (proof of life, and the vehicle's place then), so a corner there can meet it. Under
@@ -226,11 +229,6 @@ public struct TrackerSpacing: Sendable {
         // Heartbeats owed one after another are one need: a point since the first fell due.
         let firstHeartbeat = places.first { $0.trigger == .heartbeat }
         let due = places.filter { $0.trigger != .heartbeat || $0.location.time == firstHeartbeat?.location.time }.map(\.location.time)
-        let owing = PlacesOwed(places)
-        var meeting: ((Location) -> Bool)?
-        let window = meetBy ?? FixTime(nanosecondsSince1970: .max)
-        if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
-        let mustReachEnd = meeting != nil
         if !now {
             // Allowed fixes for `lookahead`, and `lookahead` past the last wish owed: the choice
             // needs to see where the road goes after it, or its last point cannot be followed.
@@ -245,9 +243,14 @@ public struct TrackerSpacing: Sendable {
                 guard since[firstAllowed].time.seconds(to: fix.time) >= wait
                     && (settled(at: fix) || overdue(at: fix)) else { return nil }
             }
-            if let next = nextAttempt, fix.time < next { return nil }
         }
         nextAttempt = fix.time.adding(seconds: wait)
+        // What the choice must meet, now that it is made.
+        let owing = PlacesOwed(places)
+        var meeting: ((Location) -> Bool)?
+        let window = meetBy ?? FixTime(nanosecondsSince1970: .max)
+        if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
+        let mustReachEnd = meeting != nil
         // Under a distance rule a choice keeps at most one point more than the wishes it meets:
         // one may be needed to go round wishes the rule forbids together, and more bought only
         // a smaller excess over the tolerance (`SpacedPath.choice(_:atMost:tolerance:)`). Under
