@@ -223,17 +223,14 @@ public struct TrackerSpacing: Sendable {
         // place it stood, and it forbade the corner after it for 30 s (a suburb's stop-and-go
         // of our own: 152.6 m from the true path; 66.7 m, the best 62.6 m). Its fixes where it
         // stood are on the chosen track (`SpacedPath` measures from their mean).
-        let places = owed.filter { !$0.trigger.isCorner }
-        guard let left = leftTheStop(places, at: fix, now: now) else { return nil }
-        let atOnce = places.contains { $0.trigger != .heartbeat && !(left && $0.trigger == .stop) }
-        // Heartbeats owed one after another are one need: a point since the first fell due.
-        let firstHeartbeat = places.first { $0.trigger == .heartbeat }
-        let due = places.filter { $0.trigger != .heartbeat || $0.location.time == firstHeartbeat?.location.time }.map(\.location.time)
+        let due = PlacesDue(owed)
+        guard let left = leftTheStop(due.stop, at: fix, now: now) else { return nil }
+        let atOnce = due.atOnce(left: left)
         if !now {
             // Allowed fixes for `lookahead`, and `lookahead` past the last wish owed: the choice
             // needs to see where the road goes after it, or its last point cannot be followed.
             // The same past a heartbeat, which may be met by a fix before the newest.
-            if let first = due.min() {
+            if let first = due.earliest {
                 guard atOnce || first.seconds(to: fix.time) >= wait else { return nil }
                 // Under TimeBased a corner owed beside a heartbeat too: the point chosen for
                 // both forbids 30 s, so the road after the corner must be seen first.
@@ -246,10 +243,11 @@ public struct TrackerSpacing: Sendable {
         }
         nextAttempt = fix.time.adding(seconds: wait)
         // What the choice must meet, now that it is made.
+        let places = owed.filter { !$0.trigger.isCorner }
         let owing = PlacesOwed(places)
         var meeting: ((Location) -> Bool)?
         let window = meetBy ?? FixTime(nanosecondsSince1970: .max)
-        if let latest = due.max() { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
+        if let latest = due.latest { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
         let mustReachEnd = meeting != nil
         // Under a distance rule a choice keeps at most one point more than the wishes it meets:
         // one may be needed to go round wishes the rule forbids together, and more bought only
@@ -296,8 +294,8 @@ public struct TrackerSpacing: Sendable {
         return out
     }
 
-    /// Whether the vehicle has left the stop owed (false: none is owed), or nil while the stop
-    /// waits. Under TimeBased it has left when the newest fix moves.
+    /// Whether the vehicle has left the stop owed, which fell due at `stop` (false: none is
+    /// owed), or nil while the stop waits. Under TimeBased it has left when the newest fix moves.
     ///
     /// Under a distance rule a stop is the vehicle's place only where it stays: at a red light
     /// its point forbade the U-turn after it (the first fix 30 m on was 17 m off the apex; an
@@ -306,11 +304,11 @@ public struct TrackerSpacing: Sendable {
     /// parked vehicle's must be), and once the vehicle has left, until it has moved for the wait;
     /// then it is met as a heartbeat is, by any fix since it fell due, with the road after it
     /// seen. At the end of the fixes (`now`) it is decided at once, where the vehicle was last.
-    private func leftTheStop(_ places: [KeptLocation], at fix: Location, now: Bool) -> Bool? {
-        guard let stop = places.first(where: { $0.trigger == .stop }) else { return false }
+    private func leftTheStop(_ stop: FixTime?, at fix: Location, now: Bool) -> Bool? {
+        guard let stop else { return false }
         if filtering == .timeBased { return !fix.stands(atMost: stoppedSpeed) }
         if now { return false }
-        if fix.stands(atMost: stoppedSpeed), stop.location.time.seconds(to: fix.time) >= Self.maxStopHold { return false }
+        if fix.stands(atMost: stoppedSpeed), stop.seconds(to: fix.time) >= Self.maxStopHold { return false }
         if let stood = since.last(where: { $0.stands(atMost: stoppedSpeed) }), stood.time.seconds(to: fix.time) < wait { return nil }
         return true
     }
