@@ -236,9 +236,9 @@ case "wire":
     }
     if let drive {
         // The daemon's keepalives unless told otherwise (0: none).
-        let every = keepAliveEvery ?? Double(IdleKeepAlive().every.components.seconds)
+        let keepAliveSeconds = keepAliveEvery ?? Double(IdleKeepAlive().every.components.seconds)
         try await benchmarkWireDrive(endpoint: endpoint, caFile: caFile, drive: drive, speedup: speedup, uploadInterval: uploadInterval,
-                                     keepAliveEvery: every)
+                                     keepAliveEvery: keepAliveSeconds)
     } else {
         // Every position meets a closed connection unless keepalives are asked for.
         try await benchmarkWire(endpoint: endpoint, caFile: caFile, positions: positions, every: every, idleClose: idleClose,
