@@ -111,8 +111,10 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
     var perPosition: [Bool: Double] = [:]
     for resuming in [false, true] {
         let relay = ByteCountingRelay(target: port, idleClose: idleClose)
-        let directory = scratchDirectory("wire")
+        // Its own spool: the tests run several wire benchmarks at once.
+        let directory = scratchDirectory("wire-\(getpid())")
         system("rm -rf '\(directory)'")
+        defer { system("rm -rf '\(directory)'") }
         let spool = try await Spool.open(.init(directory: directory))
         var transportConfiguration = SocketTransport.Configuration(caFile: caFile)
         transportConfiguration.resumesSessions = resuming
@@ -162,8 +164,9 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
         + (uploadInterval.map { ", upload-interval \(fixed($0, 0)) s" } ?? "")
         + (keepAliveEvery > 0 ? ", keepalives every \(fixed(keepAliveEvery, 0)) s" : ", no keepalives"))
     let relay = ByteCountingRelay(target: port, idleClose: 60 / speedup)
-    let directory = scratchDirectory("wire-drive")
+    let directory = scratchDirectory("wire-drive-\(getpid())")
     system("rm -rf '\(directory)'")
+    defer { system("rm -rf '\(directory)'") }
     let spool = try await Spool.open(.init(directory: directory))
     var transportConfiguration = SocketTransport.Configuration(caFile: caFile)
     transportConfiguration.keepAlive = keepAlive(every: keepAliveEvery, speedup: speedup)
