@@ -2,6 +2,7 @@ import COpenSSL
 import Dispatch
 import Glibc
 import Synchronization
+import TrackingCore
 
 /// HTTP/1.1 over the kernel's sockets and OpenSSL's libssl: kept-alive connections in a small
 /// pool, connect and total timeouts, TLS 1.2+ with the certificate and host name always
@@ -262,9 +263,7 @@ public final class SocketTransport: HTTPTransport {
         guard let policy = configuration.keepAlive,
               let due = policy.next(lastRequest: box.since, lastTraffic: box.lastTraffic) else { return }
         let (connection, lastTraffic) = (ObjectIdentifier(box.connection), box.lastTraffic)
-        let delay = due - .now
-        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-        keepAliveQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) { [weak self] in
+        keepAliveQueue.asyncAfter(deadline: .now() + max(0, (due - .now).seconds)) { [weak self] in
             self?.keepAlive(connection, lastTraffic: lastTraffic)
         }
     }
