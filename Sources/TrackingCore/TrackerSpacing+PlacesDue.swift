@@ -6,6 +6,8 @@ extension TrackerSpacing {
     struct PlacesDue {
         /// When the first stop owed fell due, when one is owed.
         private(set) var stop: FixTime?
+        /// Whether a heartbeat is owed.
+        private(set) var heartbeats = false
         /// Whether a place owed is neither a heartbeat nor a stop (a departure, the end).
         private(set) var other = false
         /// The earliest and the latest time the choice must meet: each place's own, heartbeats
@@ -15,13 +17,12 @@ extension TrackerSpacing {
         private(set) var latest: FixTime?
 
         init(_ owed: [KeptLocation]) {
-            var heartbeat = false
             for index in owed.indices where !owed[index].trigger.isCorner {
                 let time = owed[index].location.time
                 switch owed[index].trigger {
                 case .heartbeat:
-                    guard !heartbeat else { continue }
-                    heartbeat = true
+                    guard !heartbeats else { continue }
+                    heartbeats = true
                 case .stop:
                     if stop == nil { stop = time }
                 default:
@@ -35,5 +36,8 @@ extension TrackerSpacing {
         /// Whether the choice is made at once, with the newest fix kept: a place owed that is
         /// not a heartbeat, nor a stop the vehicle has left (`left`).
         func atOnce(left: Bool) -> Bool { other || (stop != nil && !left) }
+
+        /// Whether every place owed is a stop (or none is owed).
+        var onlyStops: Bool { !heartbeats && !other }
     }
 }

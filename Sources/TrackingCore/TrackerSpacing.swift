@@ -243,8 +243,7 @@ public struct TrackerSpacing: Sendable {
         }
         nextAttempt = fix.time.adding(seconds: wait)
         // What the choice must meet, now that it is made.
-        let places = owed.filter { !$0.trigger.isCorner }
-        let owing = PlacesOwed(places)
+        let owing = PlacesOwed(due)
         var meeting: ((Location) -> Bool)?
         let window = meetBy ?? FixTime(nanosecondsSince1970: .max)
         if let latest = due.latest { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
@@ -257,7 +256,7 @@ public struct TrackerSpacing: Sendable {
                               corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)),
                               mostPoints: filtering == .timeBased ? nil : owed.count + 1)
         let placed = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
-        let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, places: places) : []
+        let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, due: due) : []
         let decidingCorners = !corners.isEmpty
         let chosen = decidingCorners ? corners : placed
         guard !chosen.isEmpty else {
@@ -332,9 +331,9 @@ public struct TrackerSpacing: Sendable {
     /// (the stop at the newest fix, and what the rule allows before it) by more than the
     /// tolerance; else none. The stop is kept as well from a standing fix 30 s on, and its point
     /// now would have forbidden the corners just before it.
-    private func cornersBeforeAStop(_ path: SpacedPath, instead placed: [Location], at fix: Location, places: [KeptLocation]) -> [Location] {
+    private func cornersBeforeAStop(_ path: SpacedPath, instead placed: [Location], at fix: Location, due: PlacesDue) -> [Location] {
         guard filtering == .timeBased, fix.stands(atMost: stoppedSpeed), let newest = since.last,
-              places.allSatisfy({ $0.trigger == .stop }), owed.contains(where: { $0.trigger.isCorner }) else { return [] }
+              due.onlyStops, owed.contains(where: { $0.trigger.isCorner }) else { return [] }
         let corners = path.points()
         guard !corners.isEmpty,
               path.largestDistance(through: corners + [newest]) + tolerance < path.largestDistance(through: placed) else { return [] }
@@ -380,8 +379,8 @@ public struct TrackerSpacing: Sendable {
     private enum PlacesOwed {
         case nothing, heartbeats, others
 
-        init(_ places: [KeptLocation]) {
-            self = places.isEmpty ? .nothing : places.allSatisfy { $0.trigger == .heartbeat } ? .heartbeats : .others
+        init(_ due: PlacesDue) {
+            self = due.earliest == nil ? .nothing : due.stop == nil && !due.other ? .heartbeats : .others
         }
     }
 
