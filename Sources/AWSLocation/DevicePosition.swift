@@ -42,17 +42,23 @@ public struct DevicePositionUpdate: Sendable, Equatable {
 public enum PositionProperty: String, Sendable, CaseIterable {
     case speed, course, heading, altitude, mode, kept
 
+    /// The value as it travels: to the precision a receiver has and no finer (speed to 0.1 m/s,
+    /// course and heading to a degree, altitude to a metre), since every digit is paid for on
+    /// the wire with every position; a receiver's speed is good to about 0.1 m/s, its altitude
+    /// to metres.
     func value(of location: Location) -> String? {
-        func number(_ value: Double?, _ digits: Double) -> String? {
+        func number(_ value: Double?, _ steps: Double) -> String? {
             guard let value else { return nil }
-            let rounded = (value * digits).rounded() / digits
+            let rounded = (value * steps).rounded() / steps
             return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         }
+        // A bearing that rounds up to 360 is north, as the receiver's own 0...<360 says it.
+        func bearing(_ value: Double?) -> String? { number(value.map { $0.rounded() >= 360 ? 0 : $0 }, 1) }
         switch self {
-        case .speed: return number(location.speed, 100)
-        case .course: return number(location.course, 10)
-        case .heading: return number(location.heading, 10)
-        case .altitude: return number(location.altitudeMSL, 10)
+        case .speed: return number(location.speed, 10)
+        case .course: return bearing(location.course)
+        case .heading: return bearing(location.heading)
+        case .altitude: return number(location.altitudeMSL, 1)
         case .mode: return location.mode.description
         case .kept: return nil
         }

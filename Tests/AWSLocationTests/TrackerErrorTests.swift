@@ -99,12 +99,17 @@ import TrackingCore
         #expect(update.sampleTime.iso8601 == "2026-11-30T08:00:01.250Z")
         #expect(update.longitude == 13.4 && update.latitude == 52.5)
         #expect(update.horizontalAccuracy == 4.5)
-        #expect(update.properties == ["speed": "12.35", "course": "271"])
+        #expect(update.properties == ["speed": "12.3", "course": "271"])
         let many = DevicePositionUpdate(deviceID: "d", location: location, properties: [.speed, .course, .heading, .altitude, .mode])
         #expect(many.properties.count == 4, "the API allows at most 4")
-        #expect(many.properties["altitude"] == "34.6")
+        #expect(many.properties["altitude"] == "35")
+        #expect(many.properties["heading"] == "90")
+        let north = try #require(Location(
+            time: location.time, mode: .threeD, latitude: 52.5, longitude: 13.4, course: 359.6, speed: 0.04, heading: 359.5))
+        #expect(DevicePositionUpdate(deviceID: "d", location: north, properties: [.speed, .course, .heading]).properties
+                == ["speed": "0", "course": "0", "heading": "0"], "a bearing that rounds to 360 is north")
         let body = String(decoding: TrackerWire.BatchRequest(Updates: [.init(update)]).body, as: UTF8.self)
-        #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.35"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
+        #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.3"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
     }
 
     @Test func readsTheItemErrorsOfABatchResponse() {
