@@ -25,6 +25,9 @@ final class HTTPConnection {
     /// Whether the TLS handshake resumed an earlier session (an abbreviated handshake: no
     /// certificates on the wire).
     private(set) var resumed = false
+    /// Whether a request it carried expected another (`HTTPRequest.expectsAnother`, an upload):
+    /// such a connection is kept alive while idle, also after a one-off request in between.
+    var expectsAnother = false
     /// Bytes this connection put on its socket and took off it (through a proxy's tunnel, TLS
     /// records with their handshakes): what a metered link counts, without TCP/IP headers.
     private let counts = UnsafeMutablePointer<gpstrackd_tls_bytes>.allocate(capacity: 1)

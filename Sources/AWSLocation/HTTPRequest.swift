@@ -12,10 +12,15 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Headers in order; names as given.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// Whether the connection this request leaves idle is worth keepalives
+    /// (`SocketTransport.Configuration.keepAlive`): true for an upload, which another follows
+    /// within a minute or two; false for a credential refresh or a tracker description, which
+    /// come hours apart, so that their keepalives would keep open what nothing takes.
+    public var expectsAnother: Bool
 
     public init(
         method: String, scheme: String = "https", host: String, port: Int? = nil, path: String, query: String = "",
-        headers: [(name: String, value: String)] = [], body: [UInt8] = []
+        headers: [(name: String, value: String)] = [], body: [UInt8] = [], expectsAnother: Bool = false
     ) {
         self.method = method
         self.scheme = scheme
@@ -25,6 +30,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.query = query
         self.headers = headers
         self.body = body
+        self.expectsAnother = expectsAnother
     }
 
     /// The `Host` header value: the host, with the port when it is not the scheme's default.
@@ -50,7 +56,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.method == b.method && a.url == b.url && a.body == b.body
+        a.method == b.method && a.url == b.url && a.body == b.body && a.expectsAnother == b.expectsAnother
             && a.headers.map { "\($0.name):\($0.value)" } == b.headers.map { "\($0.name):\($0.value)" }
     }
 }

@@ -15,8 +15,9 @@ import TrackingCore
 /// never on Swift's cooperative pool, nor on a concurrent queue sharing that pool's threads.
 ///
 /// Reconnects resume the server's last TLS session (tickets), so only the first connection
-/// carries the certificate chain; idle connections are kept open through a NAT with keepalives
-/// (`IdleKeepAlive`) for a while, so that fewer reconnects happen at all.
+/// carries the certificate chain; idle connections that carry uploads (`HTTPRequest.expectsAnother`)
+/// are kept open through a NAT with keepalives (`IdleKeepAlive`) for a while, so that fewer
+/// reconnects happen at all.
 ///
 /// Trust: the system's hashed certificate directory (`/etc/ssl/certs`), looked up per issuer
 /// rather than loaded whole; `SSL_CERT_DIR`/`SSL_CERT_FILE` as OpenSSL reads them; or `caFile`.
@@ -170,7 +171,8 @@ public final class SocketTransport: HTTPTransport {
                 // Counted before it goes back idle: another request may take it from there.
                 let counted = connection.takeCountedBytes()
                 wire.withLock { $0 += counted }
-                if keepAlive { putIdle(connection) } else { connection.close() }
+                connection.expectsAnother = connection.expectsAnother || request.expectsAnother
+                if keepAlive { putIdle(connection, keptAlive: connection.expectsAnother) } else { connection.close() }
                 return .success(response)
             } catch {
                 let counted = connection.takeCountedBytes()
@@ -239,9 +241,9 @@ public final class SocketTransport: HTTPTransport {
         return nil
     }
 
-    private func putIdle(_ connection: HTTPConnection) {
+    private func putIdle(_ connection: HTTPConnection, keptAlive: Bool) {
         let now = ContinuousClock.now
-        putIdle(ConnectionBox(connection: connection, since: now, lastTraffic: now))
+        putIdle(ConnectionBox(connection: connection, since: now, lastTraffic: now), keptAlive: keptAlive)
     }
 
     /// Pools `box` (the oldest idle connection goes when there are too many), and plans its

@@ -39,7 +39,7 @@ public struct TrackerClient: Sendable {
         let body = TrackerWire.BatchRequest(Updates: updates.map(TrackerWire.Update.init)).body
         let response = try await send(
             "POST", path: "/tracking/v0/trackers/\(Self.segment(tracker))/positions", body: body,
-            operation: "BatchUpdateDevicePosition", tracker: tracker)
+            operation: "BatchUpdateDevicePosition", tracker: tracker, expectsAnother: true)
         return (TrackerWire.batchErrors(from: response.body) ?? []).map { item in
             BatchItemError(
                 deviceID: item.DeviceId ?? "", sampleTime: item.SampleTime.flatMap(FixTime.init(iso8601:)),
@@ -94,8 +94,10 @@ public struct TrackerClient: Sendable {
     }
 
     /// Signs and sends; on an expired-credentials answer refreshes once and retries once.
+    /// `expectsAnother`: the connection is worth keeping open for the next request (uploads).
     private func send(
-        _ method: String, path: String, body: [UInt8], operation: String, tracker: String, on target: ServiceEndpoint? = nil
+        _ method: String, path: String, body: [UInt8], operation: String, tracker: String, on target: ServiceEndpoint? = nil,
+        expectsAnother: Bool = false
     ) async throws(TrackerError) -> HTTPResponse {
         let endpoint = target ?? self.endpoint
         var refreshed = false
@@ -109,6 +111,7 @@ public struct TrackerClient: Sendable {
             var request = endpoint.request(
                 method: method, path: path,
                 headers: body.isEmpty && method == "GET" ? [] : [("Content-Type", "application/json")], body: body)
+            request.expectsAnother = expectsAnother
             SigV4Signer(service: "geo", region: region, signing: .required).sign(&request, credentials: current, at: now(), keys: signingKeys)
             let response: HTTPResponse
             do {

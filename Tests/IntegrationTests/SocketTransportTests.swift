@@ -169,6 +169,32 @@ import TrackingCore
         #expect(transport.tlsHandshakes.full + transport.tlsHandshakes.resumed == 2)
     }
 
+    /// A one-off request (a tracker description here; a credential refresh is the same) leaves its
+    /// connection idle without keepalives: nothing takes it before a path closes it. Once the
+    /// connection has carried an upload it is kept alive, also after a one-off in between.
+    @Test func onlyAConnectionThatCarriesUploadsIsKeptAlive() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-keepalive-uploads")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted)
+        defer { emulator.stop() }
+        var configuration = SocketTransport.Configuration(caFile: trusted.certificate)
+        configuration.keepAlive = IdleKeepAlive(every: .milliseconds(200), window: .seconds(60))
+        let transport = SocketTransport(configuration: configuration)
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        _ = try await client.describeTracker("fleet")
+        #expect(transport.idleConnections == 1)
+        // Five keepalive periods of silence: none sent.
+        try await Task.sleep(for: .seconds(1))
+        #expect(transport.keepAlivesSent == 0, "\(transport.keepAlivesSent) keepalives after a one-off request")
+        _ = try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
+        #expect(await eventually { transport.keepAlivesSent >= 2 }, "\(transport.keepAlivesSent) keepalives after an upload")
+        _ = try await client.describeTracker("fleet")
+        let before = transport.keepAlivesSent
+        #expect(await eventually { transport.keepAlivesSent >= before + 2 }, "kept alive after a one-off on an upload's connection")
+        #expect(transport.tlsHandshakes.full + transport.tlsHandshakes.resumed == 1, "\(transport.tlsHandshakes)")
+    }
+
     /// The documentation's example keys, which gpstrackd-bench signs with.
     static let exampleKeys = Credentials(
         accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", source: "test")
