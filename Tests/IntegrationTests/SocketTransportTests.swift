@@ -147,16 +147,10 @@ import TrackingCore
     /// alive (the newest, which the next request takes), the other closed when its keepalive falls
     /// due: a backlog drained four at a time does not cost four connections' keepalives.
     @Test func onlyOneIdleConnectionToAServerIsKeptAlive() async throws {
-        let directory = TestPaths.temporaryDirectory("transport-keepalive-one")
-        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
         // Slow answers, so that the two requests overlap and take a connection each.
-        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: ["--latency-ms", "300"])
+        let (client, transport, emulator) = try await Self.keptAlive("transport-keepalive-one", every: .milliseconds(300),
+                                                                    emulatorArguments: ["--latency-ms", "300"])
         defer { emulator.stop() }
-        var configuration = SocketTransport.Configuration(caFile: trusted.certificate)
-        configuration.keepAlive = IdleKeepAlive(every: .milliseconds(300), window: .seconds(60))
-        let transport = SocketTransport(configuration: configuration)
-        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
-                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
         async let first = client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
         async let second = client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update])
         _ = try await (first, second)
@@ -173,15 +167,8 @@ import TrackingCore
     /// connection idle without keepalives: nothing takes it before a path closes it. Once the
     /// connection has carried an upload it is kept alive, also after a one-off in between.
     @Test func onlyAConnectionThatCarriesUploadsIsKeptAlive() async throws {
-        let directory = TestPaths.temporaryDirectory("transport-keepalive-uploads")
-        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
-        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted)
+        let (client, transport, emulator) = try await Self.keptAlive("transport-keepalive-uploads", every: .milliseconds(200))
         defer { emulator.stop() }
-        var configuration = SocketTransport.Configuration(caFile: trusted.certificate)
-        configuration.keepAlive = IdleKeepAlive(every: .milliseconds(200), window: .seconds(60))
-        let transport = SocketTransport(configuration: configuration)
-        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
-                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
         _ = try await client.describeTracker("fleet")
         #expect(transport.idleConnections == 1)
         // Five keepalive periods of silence: none sent.
@@ -193,6 +180,21 @@ import TrackingCore
         let before = transport.keepAlivesSent
         #expect(await eventually { transport.keepAlivesSent >= before + 2 }, "kept alive after a one-off on an upload's connection")
         #expect(transport.tlsHandshakes.full + transport.tlsHandshakes.resumed == 1, "\(transport.tlsHandshakes)")
+    }
+
+    /// A client of a TLS emulator whose transport sends keepalives `every` of silence.
+    static func keptAlive(_ label: String, every: Duration, emulatorArguments: [String] = []) async throws
+        -> (TrackerClient, SocketTransport, TrackerEmulator)
+    {
+        let directory = TestPaths.temporaryDirectory(label)
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted, arguments: emulatorArguments)
+        var configuration = SocketTransport.Configuration(caFile: trusted.certificate)
+        configuration.keepAlive = IdleKeepAlive(every: every, window: .seconds(60))
+        let transport = SocketTransport(configuration: configuration)
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+        return (client, transport, emulator)
     }
 
     /// The documentation's example keys, which gpstrackd-bench signs with.
