@@ -172,7 +172,7 @@ public final class SocketTransport: HTTPTransport {
                 let counted = connection.takeCountedBytes()
                 wire.withLock { $0 += counted }
                 connection.expectsAnother = connection.expectsAnother || request.expectsAnother
-                if keepAlive { putIdle(connection, keptAlive: connection.expectsAnother) } else { connection.close() }
+                if keepAlive { putIdle(connection) } else { connection.close() }
                 return .success(response)
             } catch {
                 let counted = connection.takeCountedBytes()
@@ -241,9 +241,10 @@ public final class SocketTransport: HTTPTransport {
         return nil
     }
 
-    private func putIdle(_ connection: HTTPConnection, keptAlive: Bool) {
+    /// Pools a connection a request has just left, kept alive when it carries uploads.
+    private func putIdle(_ connection: HTTPConnection) {
         let now = ContinuousClock.now
-        putIdle(ConnectionBox(connection: connection, since: now, lastTraffic: now), keptAlive: keptAlive)
+        putIdle(ConnectionBox(connection: connection, since: now, lastTraffic: now), keptAlive: connection.expectsAnother)
     }
 
     /// Pools `box` (the oldest idle connection goes when there are too many), and plans its
