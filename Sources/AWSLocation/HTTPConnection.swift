@@ -285,4 +285,24 @@ final class TLSSession: @unchecked Sendable {
     let pointer: OpaquePointer
     init(pointer: OpaquePointer) { self.pointer = pointer }
     deinit { gpstrackd_tls_session_free(pointer) }
+
+    /// A session from `encoded`'s bytes (OpenSSL loaded); nil when they are not a whole session
+    /// that can be resumed.
+    convenience init?(encoded bytes: [UInt8]) {
+        guard let pointer = bytes.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+            return gpstrackd_tls_session_decode(base, buffer.count)
+        }) else { return nil }
+        self.init(pointer: pointer)
+    }
+
+    /// The session in OpenSSL's encoding (its ticket and the secret that resumes it), to keep
+    /// across a restart; nil when it cannot be encoded.
+    var encoded: [UInt8]? {
+        let count = Int(gpstrackd_tls_session_encode(pointer, nil))
+        guard count > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let written = bytes.withUnsafeMutableBufferPointer { gpstrackd_tls_session_encode(pointer, $0.baseAddress) }
+        return Int(written) == count ? bytes : nil
+    }
 }

@@ -37,6 +37,9 @@ public final class SocketTransport: HTTPTransport {
         /// Keepalives on idle connections (nil: none), so that the next request finds its
         /// connection open through a path that closes silent ones.
         public var keepAlive: IdleKeepAlive? = IdleKeepAlive()
+        /// Where each server's last TLS session is kept across restarts (`TLSSessionFile`), so
+        /// that the first connection after one resumes; nil: in memory only.
+        public var sessionFile: String?
 
         public init(connectTimeout: Double = 10, totalTimeout: Double = 30, caFile: String? = nil) {
             self.connectTimeout = connectTimeout
@@ -167,7 +170,7 @@ public final class SocketTransport: HTTPTransport {
             do {
                 try connection.write(head + request.body, deadline: deadline)
                 let (response, keepAlive) = try readResponse(connection, method: request.method, deadline: deadline)
-                if reused == nil, let session = connection.session() { sessions.withLock { $0[key] = session } }
+                if reused == nil, let session = connection.session() { keep(session, for: key) }
                 // Counted before it goes back idle: another request may take it from there.
                 let counted = connection.takeCountedBytes()
                 wire.withLock { $0 += counted }
@@ -311,9 +314,23 @@ public final class SocketTransport: HTTPTransport {
                 return .failure(.tls(OpenSSL.text(reason)))
             }
             cached = TLSContext(pointer: pointer)
+            // The sessions the last run kept, read once OpenSSL is there to decode them.
+            if let path = configuration.sessionFile, configuration.resumesSessions {
+                let stored = TLSSessionFile(path: path).load()
+                sessions.withLock { $0.merge(stored) { current, _ in current } }
+            }
             return .success(pointer)
         }
         return try result.get()
+    }
+
+    /// Keeps `session` to resume the next connection to `key`'s server, and in the session file
+    /// for the next run. A file that cannot be written costs the next run one full handshake.
+    private func keep(_ session: TLSSession, for key: HTTPConnection.Key) {
+        sessions.withLock { kept in
+            kept[key] = session
+            if let path = configuration.sessionFile { try? TLSSessionFile(path: path).save(kept) }
+        }
     }
 
     private func httpError(_ failure: HTTPConnection.Failure, _ request: HTTPRequest) -> HTTPError {

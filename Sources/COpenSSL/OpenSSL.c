@@ -21,7 +21,7 @@
     X(SSL_get0_param) X(SSL_set_fd) X(SSL_get_rbio) X(SSL_set_session) X(SSL_connect) X(SSL_get_verify_result) \
     X(SSL_session_reused) X(SSL_get1_session) X(SSL_SESSION_free) X(SSL_SESSION_is_resumable) X(SSL_SESSION_dup) \
     X(SSL_write) X(SSL_read) X(SSL_get_error) X(SSL_set_quiet_shutdown) X(SSL_shutdown) \
-    X(SSL_version) X(SSL_key_update) X(SSL_do_handshake)
+    X(SSL_version) X(SSL_key_update) X(SSL_do_handshake) X(i2d_SSL_SESSION) X(d2i_SSL_SESSION)
 #define GPSTRACKD_LIBCRYPTO(X) \
     X(X509_VERIFY_PARAM_set_hostflags) X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_VERIFY_PARAM_set1_host) \
     X(X509_verify_cert_error_string) X(X509_get_default_cert_dir) X(BIO_get_callback_arg) X(BIO_set_callback_arg) \
@@ -150,6 +150,26 @@ struct ssl_session_st *gpstrackd_tls_resumable_session(struct ssl_st *ssl) {
 }
 
 void gpstrackd_tls_session_free(struct ssl_session_st *session) { api.SSL_SESSION_free(session); }
+
+int gpstrackd_tls_session_encode(struct ssl_session_st *session, unsigned char *bytes) {
+    if (bytes == NULL) return api.i2d_SSL_SESSION(session, NULL);
+    unsigned char *end = bytes;
+    return api.i2d_SSL_SESSION(session, &end);
+}
+
+struct ssl_session_st *gpstrackd_tls_session_decode(const unsigned char *bytes, long count) {
+    const unsigned char *end = bytes;
+    SSL_SESSION *session = api.d2i_SSL_SESSION(NULL, &end, count);
+    if (session == NULL) {
+        api.ERR_clear_error();
+        return NULL;
+    }
+    if (end != bytes + count || api.SSL_SESSION_is_resumable(session) != 1) {
+        api.SSL_SESSION_free(session);
+        return NULL;
+    }
+    return session;
+}
 
 int gpstrackd_tls_write(struct ssl_st *ssl, const void *bytes, int count) { return api.SSL_write(ssl, bytes, count); }
 

@@ -76,6 +76,34 @@ import TrackingCore
         }
     }
 
+    /// The session is kept in the session file (0600), and a transport started anew (the daemon
+    /// after a restart) resumes it on its first connection, sending no certificate chain. A damaged
+    /// file costs one full handshake and nothing else.
+    @Test func aRestartResumesTheSessionTheLastRunKept() async throws {
+        let directory = TestPaths.temporaryDirectory("transport-tls-session-file")
+        let trusted = try await Self.certificate(directory, "server", names: "DNS:localhost,IP:127.0.0.1")
+        let emulator = try await TrackerEmulator.start(directory: directory, tls: trusted)
+        defer { emulator.stop() }
+        let file = directory.appendingPathComponent("tls-sessions.json").path
+        func run() async throws -> SocketTransport.TLSHandshakes {
+            var configuration = SocketTransport.Configuration(caFile: trusted.certificate)
+            configuration.sessionFile = file
+            let transport = SocketTransport(configuration: configuration)
+            let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                       credentials: StaticCredentialProvider(emulator.staticCredentials), transport: transport)
+            #expect(try await client.batchUpdateDevicePosition(tracker: "fleet", updates: [Self.update]).isEmpty)
+            return transport.tlsHandshakes
+        }
+        #expect(try await run() == .init(full: 1, resumed: 0))
+        var info = stat()
+        #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600, "the session file is the daemon's alone")
+        #expect(try await run() == .init(full: 0, resumed: 1), "the next run resumes the session the first kept")
+        #expect(try await run() == .init(full: 0, resumed: 1), "and keeps the one it got in turn")
+        try "not a session file".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try await run() == .init(full: 1, resumed: 0), "a damaged file: one full handshake")
+        #expect(try await run() == .init(full: 0, resumed: 1))
+    }
+
     /// The ClientHello offers only what a current server needs (TLS 1.3's suites, forward-secret
     /// AEAD suites for TLS 1.2, three groups, SHA-2 signatures), which must still meet a server as
     /// the service runs it: an RSA certificate, over TLS 1.3 and over TLS 1.2 alone, a session

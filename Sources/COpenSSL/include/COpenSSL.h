@@ -42,6 +42,12 @@ int gpstrackd_tls_session_reused(struct ssl_st *ssl);
 /// A copy of the connection's session when it can be resumed, else NULL.
 struct ssl_session_st *gpstrackd_tls_resumable_session(struct ssl_st *ssl);
 void gpstrackd_tls_session_free(struct ssl_session_st *session);
+/// The session in OpenSSL's own encoding (DER), into `bytes` (NULL: only its length); the length,
+/// or 0 or less when it cannot be encoded.
+int gpstrackd_tls_session_encode(struct ssl_session_st *session, unsigned char *bytes);
+/// A session from `gpstrackd_tls_session_encode`'s bytes when they decode whole and it can be
+/// resumed, else NULL.
+struct ssl_session_st *gpstrackd_tls_session_decode(const unsigned char *bytes, long count);
 int gpstrackd_tls_write(struct ssl_st *ssl, const void *bytes, int count);
 int gpstrackd_tls_read(struct ssl_st *ssl, void *bytes, int count);
 /// Whether the connection speaks TLS 1.3 (TLS 1.2 has no message a peer takes in silence).
