@@ -15,6 +15,11 @@ import TrackingCore
         #expect(TrackerSink.transportConfiguration(c).keepAlive == nil, "0: none")
     }
 
+    @Test func theTLSSessionsAreKeptInTheStateDirectory() {
+        let c = DaemonConfiguration(deviceID: "van-3", stateDirectory: "/var/lib/gpstrackd")
+        #expect(TrackerSink.transportConfiguration(c).sessionFile == "/var/lib/gpstrackd/tls-sessions.json")
+    }
+
     @Test func theDaysBytesComeBackFromTheLastStatus() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpstrackd-sink-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -48,10 +48,12 @@ struct TrackerSink: Sendable {
     }
 
     /// The transport's settings from the configuration: keepalives on idle connections after
-    /// `connection-keepalive` seconds of silence, none when it is 0.
+    /// `connection-keepalive` seconds of silence, none when it is 0; the TLS sessions kept in the
+    /// state directory, so that the first connection after a restart resumes.
     static func transportConfiguration(_ c: DaemonConfiguration) -> SocketTransport.Configuration {
         var settings = SocketTransport.Configuration()
         settings.keepAlive = c.connectionKeepalive > 0 ? IdleKeepAlive(every: .milliseconds(Int64(c.connectionKeepalive * 1000))) : nil
+        settings.sessionFile = c.stateDirectory + "/tls-sessions.json"
         return settings
     }
 
