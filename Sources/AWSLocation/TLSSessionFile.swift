@@ -13,8 +13,8 @@ import TrackingCore
 struct TLSSessionFile: Sendable {
     let path: String
 
-    /// The sessions the file holds that can still be resumed; none when it is missing or unreadable.
-    /// OpenSSL must be loaded.
+    /// The sessions the file holds that OpenSSL can resume (one past its lifetime it does not
+    /// offer); none when the file is missing or unreadable. OpenSSL must be loaded.
     func load() -> [HTTPConnection.Key: TLSSession] {
         guard let text = try? SmallFile.read(path), case let .array(entries)? = try? JSONValue.parse(Array(text.utf8)) else { return [:] }
         var sessions: [HTTPConnection.Key: TLSSession] = [:]
@@ -39,6 +39,7 @@ struct TLSSessionFile: Sendable {
         try SmallFile.replace(path, with: JSONValue.array(entries).text + "\n", mode: 0o600, durable: false)
     }
 
+    /// Bytes from lowercase hex, as `Digest.hex` writes them; nil for anything else.
     static func bytes(hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
