@@ -14,9 +14,9 @@ struct TLSSessionFile: Sendable {
     let path: String
 
     /// The sessions the file holds that OpenSSL can resume (one past its lifetime it does not
-    /// offer); none when the file is missing or unreadable. OpenSSL must be loaded.
+    /// offer); none when the file is missing or unreadable, or OpenSSL cannot be loaded.
     func load() -> [HTTPConnection.Key: TLSSession] {
-        guard let text = try? SmallFile.read(path), case let .array(entries)? = try? JSONValue.parse(Array(text.utf8)) else { return [:] }
+        guard (try? OpenSSL.load()) != nil, let text = try? SmallFile.read(path), case let .array(entries)? = try? JSONValue.parse(Array(text.utf8)) else { return [:] }
         var sessions: [HTTPConnection.Key: TLSSession] = [:]
         for case let .object(fields) in entries {
             guard case let .string(scheme)? = fields["scheme"], case let .string(host)? = fields["host"],
