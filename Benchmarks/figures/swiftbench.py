@@ -62,6 +62,9 @@ def bench_wire(args, bins, work, table):
     figures.update(bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0], "--drive", DRIVE_SEED7]))
     # The reference in the same run: the drive again, without keepalives on idle connections.
     figures.update(bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0], "--drive", DRIVE_SEED7, "--keepalive", "0"]))
+    # What a restart costs: ten starts, the TLS sessions kept in a file across them and, as the
+    # reference in the same run, not.
+    figures.update(bench_figures(bins, ["wire", "--endpoint", url, "--ca", tls[0], "--restarts", "10"]))
     emulator.stop()
     for name, figure in figures.items():
         met = meets(figure["number"], figure["target"]) if "number" in figure and figure["target"] else None

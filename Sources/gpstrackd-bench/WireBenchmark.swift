@@ -212,3 +212,39 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
          + " (up \(counted.up), down \(counted.down))", keepAliveEvery > 0 ? "<= 850" : "")
     line("\(name): bytes per position the transport counted", fixed(Double(client.bytesOnTheWire) / Double(kept), 0), keepAliveEvery > 0 ? "<= 850" : "")
 }
+
+/// What a restart costs on the wire: `starts` transports in turn (the daemon started anew each
+/// time), each making one upload through the counting relay, with each server's TLS session kept
+/// in a file across starts (`SocketTransport.Configuration.sessionFile`, the daemon's
+/// `tls-sessions.json`) and, as the reference, without it.
+func benchmarkWireRestarts(endpoint: String, caFile: String, starts: Int) async throws {
+    let port = emulatorPort(endpoint)
+    say("wire: \(starts) starts, one upload each, with the TLS sessions kept across starts and without")
+    line("figure", "value", "target")
+    var perStart: [Bool: Double] = [:]
+    for keeping in [false, true] {
+        let directory = scratchDirectory("wire-restarts-\(getpid())")
+        system("rm -rf '\(directory)' && mkdir -p '\(directory)'")
+        defer { system("rm -rf '\(directory)'") }
+        let relay = ByteCountingRelay(target: port, idleClose: 60)
+        var handshakes = SocketTransport.TLSHandshakes()
+        for n in 0..<starts {
+            var configuration = SocketTransport.Configuration(caFile: caFile)
+            configuration.sessionFile = keeping ? directory + "/tls-sessions.json" : nil
+            let transport = SocketTransport(configuration: configuration)
+            let client = try clientThrough(relay, transport: transport)
+            let update = DevicePositionUpdate(deviceID: "bench-device", location: position(n))
+            _ = try await client.batchUpdateDevicePosition(tracker: "bench", updates: [update])
+            transport.closeIdleConnections()
+            handshakes.full += transport.tlsHandshakes.full
+            handshakes.resumed += transport.tlsHandshakes.resumed
+        }
+        let counted = relay.counted
+        let bytes = Double(counted.up + counted.down) / Double(starts)
+        perStart[keeping] = bytes
+        let label = keeping ? "sessions kept across starts" : "in memory only (reference)"
+        line("bytes per start, \(label)", fixed(bytes, 0) + " (up \(counted.up), down \(counted.down))", "")
+        line("handshakes, \(label)", "\(handshakes.full) full, \(handshakes.resumed) resumed", "")
+    }
+    line("bytes per start, kept / reference", fixed(perStart[true]! / perStart[false]!, 2), "")
+}

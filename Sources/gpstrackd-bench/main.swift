@@ -13,6 +13,9 @@
 //   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM --drive LOCATIONS.jsonl [--speedup K] [--upload-interval S] [--keepalive S]
 //                                                  bytes per position of a recorded drive through the
 //                                                  default filter and uploader, idle connections closed after 60 s
+//   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM --restarts N
+//                                                  bytes per start (one upload each) with the TLS
+//                                                  sessions kept in a file across starts, and without
 //   gpstrackd-bench fill DIR --rows N              queue N positions in the spool under DIR (a backlog
 //                                                  for the daemon's memory and start-up benchmarks)
 //   gpstrackd-bench drain --endpoint URL [--positions N] [--rate R]
@@ -220,9 +223,11 @@ case "filter":
 case "wire":
     var (endpoint, caFile, positions, every, idleClose) = ("", "", 20, 2500, 2.0)
     var (drive, speedup, uploadInterval, keepAliveEvery): (String?, Double, Double?, Double?) = (nil, 10, nil, nil)
+    var restarts: Int?
     while let flag = arguments.popFirst() {
         switch flag {
         case "--drive": drive = arguments.popFirst()
+        case "--restarts": restarts = Int(arguments.popFirst() ?? "")
         case "--speedup": speedup = Double(arguments.popFirst() ?? "") ?? speedup
         case "--upload-interval": uploadInterval = Double(arguments.popFirst() ?? "")
         case "--endpoint": endpoint = arguments.popFirst() ?? ""
@@ -234,7 +239,9 @@ case "wire":
         default: print("unknown option \(flag)"); exit(64)
         }
     }
-    if let drive {
+    if let restarts {
+        try await benchmarkWireRestarts(endpoint: endpoint, caFile: caFile, starts: restarts)
+    } else if let drive {
         // The daemon's keepalives unless told otherwise (0: none).
         let keepAliveSeconds = keepAliveEvery ?? Double(IdleKeepAlive().every.components.seconds)
         try await benchmarkWireDrive(endpoint: endpoint, caFile: caFile, drive: drive, speedup: speedup, uploadInterval: uploadInterval,

@@ -104,6 +104,17 @@ import TrackingCore
         #expect(try await run() == .init(full: 0, resumed: 1))
     }
 
+    /// The bench's restarts (`gpstrackd-bench wire --restarts`): with the sessions kept, only the
+    /// first start makes a full handshake, and the starts cost fewer bytes than the reference's.
+    @Test func theRestartBenchResumesAfterTheFirstStart() async throws {
+        let run = try await Self.wire("transport-tls-restarts", ["--restarts", "3"])
+        defer { run.emulator.stop() }
+        #expect(run.figures["handshakes, sessions kept across starts"] == "1 full, 2 resumed", "the bench said: \(run.errors)")
+        #expect(run.figures["handshakes, in memory only (reference)"] == "3 full, 0 resumed")
+        let ratio = try #require(run.figures["bytes per start, kept / reference"].flatMap(Double.init))
+        #expect(ratio < 1, "\(ratio)")
+    }
+
     /// The ClientHello offers only what a current server needs (TLS 1.3's suites, forward-secret
     /// AEAD suites for TLS 1.2, three groups, SHA-2 signatures), which must still meet a server as
     /// the service runs it: an RSA certificate, over TLS 1.3 and over TLS 1.2 alone, a session
