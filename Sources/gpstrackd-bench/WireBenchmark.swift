@@ -96,6 +96,17 @@ func clientThrough(_ relay: ByteCountingRelay, transport: SocketTransport) throw
         transport: transport)
 }
 
+/// Ends a run's traffic before its bytes are read: the idle connections closed (quietly, nothing
+/// sent), again after a keepalive that was being sent at the first close has had time to finish,
+/// then a moment for the relay to pass the last bytes. Read while keepalives still went, the
+/// transport's count could hold one that the relay had not passed yet (27 bytes).
+func settle(_ transport: SocketTransport) async throws {
+    transport.closeIdleConnections()
+    try await Task.sleep(for: .milliseconds(200))
+    transport.closeIdleConnections()
+    try await Task.sleep(for: .milliseconds(200))
+}
+
 /// The transport's keepalives for a run: every `seconds` (nil or 0: none), the window scaled as
 /// the time is.
 func keepAlive(every seconds: Double?, speedup: Double = 1) -> IdleKeepAlive? {
@@ -130,6 +141,7 @@ func benchmarkWire(endpoint: String, caFile: String, positions: Int, every: Int,
         while try await spool.statistics().queued > 0 { try await Task.sleep(for: .milliseconds(100)) }
         uploader.stop()
         await running.value
+        try await settle(transport)
         let counted = relay.counted
         let bytes = Double(counted.up + counted.down) / Double(positions)
         perPosition[resuming] = bytes
@@ -200,6 +212,7 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     while try await spool.statistics().queued > 0 { try await Task.sleep(for: .milliseconds(100)) }
     uploader.stop()
     await running.value
+    try await settle(transport)
     let counted = relay.counted, handshakes = transport.tlsHandshakes
     // The same figures without keepalives are the reference run's, named apart.
     let name = keepAliveEvery > 0 ? "drive" : "drive without keepalives (reference)"
