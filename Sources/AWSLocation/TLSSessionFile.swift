@@ -21,7 +21,7 @@ struct TLSSessionFile: Sendable {
         for case let .object(fields) in entries {
             guard case let .string(scheme)? = fields["scheme"], case let .string(host)? = fields["host"],
                   case let .number(port)? = fields["port"], let portNumber = Int(port),
-                  case let .string(hex)? = fields["session"], let bytes = Self.bytes(hex: hex),
+                  case let .string(hex)? = fields["session"], let bytes = Digest.bytes(hex: hex),
                   let session = TLSSession(encoded: bytes) else { continue }
             sessions[HTTPConnection.Key(scheme: scheme, host: host, port: portNumber)] = session
         }
@@ -37,25 +37,5 @@ struct TLSSessionFile: Sendable {
                             "session": .string(Digest.hex(bytes))])
         }
         try SmallFile.replace(path, with: JSONValue.array(entries).text + "\n", mode: 0o600, durable: false)
-    }
-
-    /// Bytes from lowercase hex, as `Digest.hex` writes them; nil for anything else.
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
     }
 }

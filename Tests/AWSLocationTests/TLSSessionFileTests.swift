@@ -5,14 +5,14 @@ import Testing
 @Suite struct TLSSessionFileTests {
     @Test func readsBackTheHexItWrites() {
         let bytes: [UInt8] = [0x00, 0x01, 0x7f, 0x80, 0xab, 0xff]
-        #expect(TLSSessionFile.bytes(hex: Digest.hex(bytes)) == bytes)
-        #expect(TLSSessionFile.bytes(hex: "") == [])
+        #expect(Digest.bytes(hex: Digest.hex(bytes)) == bytes)
+        #expect(Digest.bytes(hex: "") == [])
     }
 
     @Test func refusesWhatIsNotItsHex() {
-        #expect(TLSSessionFile.bytes(hex: "abc") == nil, "an odd count")
-        #expect(TLSSessionFile.bytes(hex: "0g") == nil, "not a digit")
-        #expect(TLSSessionFile.bytes(hex: "AB") == nil, "upper case is not what it writes")
+        #expect(Digest.bytes(hex: "abc") == nil, "an odd count")
+        #expect(Digest.bytes(hex: "0g") == nil, "not a digit")
+        #expect(Digest.bytes(hex: "AB") == nil, "upper case is not what it writes")
     }
 
     @Test func aMissingOrDamagedFileGivesNoSession() throws {
