@@ -20,8 +20,10 @@ import TrackingCore
 ///
 /// In a fleet of N devices at equal shares, each cut removes about 1/(2N) of the fleet's rate,
 /// and the fleet's rate grows by N × `additive` a second, so the throttled share of requests stays
-/// near 2 N² × additive / quota²; the values below keep it to a few per cent for 40 devices on a
-/// 10 requests/s quota (BENCHMARKS.md, the fleet benchmark).
+/// near 2 N² × additive / quota² before the proportional part adds its own: 13 % for 40 devices
+/// on a 10 requests/s quota with the values below, and the fleet benchmark measures 20 %
+/// (BENCHMARKS.md). No constants bring it to a few per cent at a drain near the quota's bound:
+/// devices whose sends are independent cannot have both (`Benchmarks/quota-window-model`).
 public struct RequestRate: Sendable, Equatable {
     /// The requests a second allowed now.
     public private(set) var current: Double
