@@ -38,6 +38,10 @@ import TrackingCore
         var passed: [Location]
         /// The largest distance from the true path with every fix that passed kept: the receiver's own noise.
         var floor: Double
+        /// How far the farthest moving fix that passed lies from the stored track: what the choice
+        /// saw. Beside the distance from the true path it tells a miss of the choice (this beyond
+        /// `max-deviation`) from one of the receiver (the fixes themselves off the path).
+        var farthestFix: Double
     }
 
     static func measure(_ name: String, _ filtering: TrackerFiltering) throws -> Measured {
@@ -47,9 +51,12 @@ import TrackingCore
         configuration.trackerFiltering = filtering
         let (kept, chain, passed) = FilterFidelityTests.run(locations, configuration: configuration)
         let stored = stored(kept.map(\.location), filtering)
+        let speedByTime = Dictionary(truth.map { ($0.point.time, $0.speed) }, uniquingKeysWith: { a, _ in a })
+        let moving = passed.filter { (speedByTime[$0.time] ?? 0) >= configuration.stoppedSpeed }
         return Measured(truth: truth, locations: locations, kept: kept, chain: chain, stored: stored,
                         fidelity: TrackFidelity(kept: stored, path: truth.map(\.point)), passed: passed,
-                        floor: TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation)
+                        floor: TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation,
+                        farthestFix: SimplificationFidelityTests.compliance(moving, track: stored, tolerance: .infinity).farthest)
     }
 
     /// The best any track the tracker stores can do on the drive, each point of the true path
@@ -80,8 +87,8 @@ import TrackingCore
             FewestPoints.count(m.passed, tolerance: FilterConfiguration().maxDeviation) { ($0.speed ?? 0) >= FilterConfiguration().stoppedSpeed }
         }
         print("seed \(seed) \(filtering): sent \(sent.count), stored \(stored.count) (\(String(format: "%.2f", Double(stored.count) / Double(fewest)))x the fewest, \(fewest), without a rule), max deviation \(String(format: "%.1f", fidelity.maxDeviation)) m at "
-            + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m), "
-            + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
+            + "\(fidelity.worstTime?.iso8601 ?? "-") (every fix: \(String(format: "%.1f", floor)) m; farthest moving fix "
+            + "\(String(format: "%.1f", m.farthestFix)) m), \(String(format: "%.2f", fidelity.pointsPerKilometre))/km; \(chain.counters.summary)")
         try await Self.compareWithTheBest(m, filtering, label: "seed \(seed)")
         #expect(stored.count == sent.count, "nothing sent that the tracker drops")
         for (a, b) in zip(sent, sent.dropFirst()) { #expect(a.time < b.time) }
@@ -124,7 +131,8 @@ import TrackingCore
         let parked = kept.filter { Self.phaseByTime(truth)[$0.location.time] == "parked" }.count
         print("route \(route) \(filtering): stored \(stored.count) (no rule: \(plain.count)), max distance from the true path "
             + "\(String(format: "%.1f", fidelity.maxDeviation)) m at \(fidelity.worstTime?.iso8601 ?? "-") (no rule: "
-            + "\(String(format: "%.1f", unconstrained.maxDeviation)) m; every fix: \(String(format: "%.1f", floor)) m), "
+            + "\(String(format: "%.1f", unconstrained.maxDeviation)) m; every fix: \(String(format: "%.1f", floor)) m; "
+            + "farthest moving fix \(String(format: "%.1f", m.farthestFix)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, parked \(parked); \(chain.counters.summary)")
         try await Self.compareWithTheBest(m, filtering, label: "route \(route)")
         #expect(stored.count == kept.count, "nothing kept that the tracker drops")
