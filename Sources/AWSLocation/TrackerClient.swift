@@ -108,6 +108,10 @@ public struct TrackerClient: Sendable {
             } catch {
                 throw .credentials(error)
             }
+            // `Content-Type` is the one header a request carries beyond what SigV4 and HTTP/1.1
+            // need (32 bytes an upload): the service speaks AWS's restJson1 protocol, whose
+            // servers answer a body without it 415 UnsupportedMediaTypeException (Smithy's protocol
+            // test `RestJsonWithBodyExpectsApplicationJsonContentTypeNoHeaders`). A GET has no body.
             var request = endpoint.request(
                 method: method, path: path,
                 headers: body.isEmpty && method == "GET" ? [] : [("Content-Type", "application/json")], body: body)
