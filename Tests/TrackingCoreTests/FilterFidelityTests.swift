@@ -46,6 +46,13 @@ import TrackingCore
             }
     }
 
+    /// Whether a fix was made while the vehicle moved: the true speed at its time at least
+    /// `stoppedSpeed` (the receiver's own speed drifts while it stands).
+    static func isMoving(by truth: [TruthPoint], stoppedSpeed: Double) -> (Location) -> Bool {
+        let speedByTime = Dictionary(truth.map { ($0.point.time, $0.speed) }, uniquingKeysWith: { a, _ in a })
+        return { (speedByTime[$0.time] ?? 0) >= stoppedSpeed }
+    }
+
     static func locations(_ name: String) throws -> [Location] {
         try String(contentsOf: file(name), encoding: .utf8)
             .split(whereSeparator: \.isNewline).map { try LocationLine.parse(String($0)) }

@@ -38,9 +38,8 @@ import TrackingCore
     static func measure(_ name: String, configuration: FilterConfiguration = FilterConfiguration()) throws -> Report {
         let truth = try FilterFidelityTests.truth("\(name).truth.jsonl")
         let locations = try FilterFidelityTests.locations("\(name).locations.jsonl")
-        let speedByTime = Dictionary(truth.map { ($0.point.time, $0.speed) }, uniquingKeysWith: { a, _ in a })
         let phaseByTime = Dictionary(truth.map { ($0.point.time, $0.phase) }, uniquingKeysWith: { a, _ in a })
-        func isMoving(_ fix: Location) -> Bool { (speedByTime[fix.time] ?? 0) >= configuration.stoppedSpeed }
+        let isMoving = FilterFidelityTests.isMoving(by: truth, stoppedSpeed: configuration.stoppedSpeed)
 
         let (kept, chain, passed) = FilterFidelityTests.run(locations, configuration: configuration)
         let track = kept.map(\.location)

@@ -51,8 +51,7 @@ import TrackingCore
         configuration.trackerFiltering = filtering
         let (kept, chain, passed) = FilterFidelityTests.run(locations, configuration: configuration)
         let stored = stored(kept.map(\.location), filtering)
-        let speedByTime = Dictionary(truth.map { ($0.point.time, $0.speed) }, uniquingKeysWith: { a, _ in a })
-        let moving = passed.filter { (speedByTime[$0.time] ?? 0) >= configuration.stoppedSpeed }
+        let moving = passed.filter(FilterFidelityTests.isMoving(by: truth, stoppedSpeed: configuration.stoppedSpeed))
         return Measured(truth: truth, locations: locations, kept: kept, chain: chain, stored: stored,
                         fidelity: TrackFidelity(kept: stored, path: truth.map(\.point)), passed: passed,
                         floor: TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation,
