@@ -40,9 +40,12 @@ public struct SigV4Signer: Sendable {
         let derive = { signingKey(secret: credentials.secretAccessKey, date: date) }
         let key = keys?.key(secret: credentials.secretAccessKey, date: date, region: region, service: service, derive: derive) ?? derive()
         let signature = Digest.hex(Digest.hmacSHA256(key: key, Array(toSign.utf8)))
+        // Commas alone between the elements, as the specification asks ("the other elements must be
+        // separated by commas"; AWS's own boto wrote them so): the space after each that the SDKs
+        // write is 2 bytes of every request on a metered link.
         request.setHeader(
             "Authorization",
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)")
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(signedHeaders),Signature=\(signature)")
     }
 
     // MARK: Task 1: the canonical request
