@@ -26,15 +26,17 @@ public struct DevicePositionUpdate: Sendable, Equatable {
         self.properties = properties
     }
 
-    /// The update for a location: position, accuracy, and the chosen properties (default speed
-    /// and course), formatted as short strings.
+    /// The update for a location: position and accuracy at the precision they travel at
+    /// (`WirePrecision`, what the filter's model of the tracker's rule read too), and the chosen
+    /// properties (default speed and course), formatted as short strings.
     public init(deviceID: String, location: Location, properties keys: [PositionProperty] = [.speed, .course]) {
         var properties: [String: String] = [:]
         for key in keys.prefix(Self.maxProperties) {
             if let value = key.value(of: location) { properties[key.rawValue] = String(value.prefix(Self.maxPropertyLength)) }
         }
-        self.init(deviceID: deviceID, sampleTime: location.time, longitude: location.longitude, latitude: location.latitude,
-                  horizontalAccuracy: location.horizontalAccuracy, properties: properties)
+        self.init(deviceID: deviceID, sampleTime: location.time, longitude: WirePrecision.degrees(location.longitude),
+                  latitude: WirePrecision.degrees(location.latitude),
+                  horizontalAccuracy: location.horizontalAccuracy.map(WirePrecision.accuracy), properties: properties)
     }
 }
 

@@ -112,6 +112,19 @@ import TrackingCore
         #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.3"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
     }
 
+    /// gpsd gives coordinates to 9 decimals and an accuracy of 19 m times the HDOP: they travel
+    /// to 1e-6 degrees and two significant figures (`WirePrecision`), 8 bytes fewer here.
+    @Test func carriesPositionAndAccuracyAtTheWiresPrecision() throws {
+        let location = try #require(Location(
+            time: FixTime(iso8601: "2026-11-30T08:00:01Z")!, mode: .threeD, latitude: 52.516294167, longitude: 13.377718833,
+            horizontalAccuracy: 22.8))
+        let update = DevicePositionUpdate(deviceID: "truck-7", location: location, properties: [])
+        #expect(update.latitude == 52.516294 && update.longitude == 13.377719)
+        #expect(update.horizontalAccuracy == 23)
+        let body = String(decoding: TrackerWire.BatchRequest(Updates: [.init(update)]).body, as: UTF8.self)
+        #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":23},"DeviceId":"truck-7","Position":[13.377719,52.516294],"SampleTime":"2026-11-30T08:00:01Z"}]}"#)
+    }
+
     @Test func readsTheItemErrorsOfABatchResponse() {
         let body = Array(#"""
             {"Errors":[{"DeviceId":"truck-7","SampleTime":"2026-11-30T08:00:01.250Z","Error":{"Code":"ValidationException","Message":"bad position"}},
