@@ -188,13 +188,16 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     configuration.uploadInterval = (uploadInterval ?? configuration.uploadInterval) / speedup
     let uploader = Uploader(configuration: configuration, spool: spool, client: client)
     let running = Task { await uploader.run() }
-    // Fix times as the uploader would see them live: the drive's offsets from now, compressed.
-    // From a whole second, as a receiver's fixes come: in real time (`--speedup 1`) each
-    // SampleTime travels without milliseconds, as on the road; compressed, most carry them.
-    let now = SystemClock.now()
+    // Fix times as a receiver gives them: whole seconds, as far apart as on the road, so each
+    // SampleTime travels without milliseconds as it would (compressed, most carried 4 bytes of
+    // them). Compressed, they begin before now by the time the replay saves, so none is ever
+    // ahead of the clock: a fix `o` seconds in is handed over at `o / speedup` from now and
+    // carries now - duration (1 - 1 / speedup) + o, which is earlier while o <= duration.
+    let duration = first.time.seconds(to: fixes.last!.time)
+    let now = SystemClock.now().adding(seconds: -duration * (1 - 1 / speedup))
     let began = FixTime(nanosecondsSince1970: now.nanosecondsSince1970 - now.nanosecondsSince1970 % 1_000_000_000)
     let wall = ContinuousClock.now
-    func replayed(_ time: FixTime) -> FixTime { began.adding(seconds: first.time.seconds(to: time) / speedup) }
+    func replayed(_ time: FixTime) -> FixTime { began.adding(seconds: first.time.seconds(to: time)) }
     var chain = FilterChain(configuration: FilterConfiguration())
     var kept = 0
     func hand(_ decided: [KeptLocation]) async throws {
