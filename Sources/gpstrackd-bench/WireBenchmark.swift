@@ -194,8 +194,8 @@ func benchmarkWireDrive(endpoint: String, caFile: String, drive: String, speedup
     // ahead of the clock: a fix `o` seconds in is handed over at `o / speedup` from now and
     // carries now - duration (1 - 1 / speedup) + o, which is earlier while o <= duration.
     let duration = first.time.seconds(to: fixes.last!.time)
-    let now = SystemClock.now().adding(seconds: -duration * (1 - 1 / speedup))
-    let began = FixTime(nanosecondsSince1970: now.nanosecondsSince1970 - now.nanosecondsSince1970 % 1_000_000_000)
+    let start = SystemClock.now().adding(seconds: -duration * (1 - 1 / speedup))
+    let began = FixTime(nanosecondsSince1970: start.nanosecondsSince1970 - start.nanosecondsSince1970 % 1_000_000_000)
     let wall = ContinuousClock.now
     func replayed(_ time: FixTime) -> FixTime { began.adding(seconds: first.time.seconds(to: time)) }
     var chain = FilterChain(configuration: FilterConfiguration())
