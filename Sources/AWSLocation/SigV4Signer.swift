@@ -40,12 +40,12 @@ public struct SigV4Signer: Sendable {
         let derive = { signingKey(secret: credentials.secretAccessKey, date: date) }
         let key = keys?.key(secret: credentials.secretAccessKey, date: date, region: region, service: service, derive: derive) ?? derive()
         let signature = Digest.hex(Digest.hmacSHA256(key: key, Array(toSign.utf8)))
-        // Commas alone between the elements, as the specification asks ("the other elements must be
-        // separated by commas"; AWS's own boto wrote them so): the space after each that the SDKs
-        // write is 2 bytes of every request on a metered link.
+        // ", " between the elements, as every current AWS SDK writes them. The specification asks
+        // for commas only, and most services take them so (2 bytes a request less), but not all:
+        // OpenSearch Serverless answers 403 without the spaces (soto-project/soto-core#655).
         request.setHeader(
             "Authorization",
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(signedHeaders),Signature=\(signature)")
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)")
     }
 
     // MARK: Task 1: the canonical request

@@ -38,8 +38,8 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-AUTH = re.compile(r"^AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, ?"
-                  r"SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$")
+AUTH = re.compile(r"^AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, "
+                  r"SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$")
 BATCH = re.compile(r"^/tracking/v0/trackers/([^/]+)/positions$")
 HISTORY = re.compile(r"^/tracking/v0/trackers/([^/]+)/devices/([^/]+)/list-positions$")
 LATEST = re.compile(r"^/tracking/v0/trackers/([^/]+)/devices/([^/]+)/positions/latest$")
