@@ -15,8 +15,16 @@ public enum TrackerFiltering: String, Sendable, CaseIterable, Codable, CustomStr
     /// The service's spacing for TimeBased, seconds, and for DistanceBased, metres.
     public static let interval = 30.0
     public static let distance = 30.0
+    /// How far beyond the distance rules' bounds a position must be, as a factor. The service does
+    /// not say how it measures distance. On a sphere of the mean radius, as here, a distance can
+    /// be 0.56 % longer than on the WGS84 ellipsoid (north-south at the equator, where the
+    /// meridian's radius of curvature is 6,335 km), so an update 30.1 m away here could be 29.95 m
+    /// to a service that measures on the ellipsoid, and be dropped silently. 0.6 % covers any
+    /// such formula, at points at most 0.18 m farther apart.
+    public static let formulaMargin = 1.006
 
-    /// Whether the tracker stores `next` when `last` is the device's last stored position.
+    /// Whether the tracker is sure to store `next` when `last` is the device's last stored
+    /// position: the distance rules with `formulaMargin`.
     public func stores(_ next: Location, after last: Location?) -> Bool {
         guard let last else { return true }
         return stores(Mark(next), after: Mark(last))
@@ -30,9 +38,10 @@ public enum TrackerFiltering: String, Sendable, CaseIterable, Codable, CustomStr
         case .timeBased:
             return abs(last.time.seconds(to: next.time)) >= Self.interval
         case .distanceBased:
-            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= Self.distance
+            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= Self.distance * Self.formulaMargin
         case .accuracyBased:
-            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= last.accuracy + next.accuracy
+            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude))
+                >= (last.accuracy + next.accuracy) * Self.formulaMargin
         }
     }
 

@@ -195,18 +195,40 @@ import TrackingCore
         #expect(before >= 1)
     }
 
-    /// Each rule a little past its bound and a little short of it; at the bound itself the
-    /// numbers as they travel decide (`WirePrecisionTests`): 30 m east here travels as 29.99 m.
+    /// Each rule past its bound (with `formulaMargin`, 0.6 % for the distance rules) and short
+    /// of it; at the bound itself the numbers as they travel decide (`WirePrecisionTests`).
     @Test func theRuleItself() {
         let a = Track.fix(0, accuracy: 10)
         #expect(TrackerFiltering.timeBased.stores(Track.fix(30, east: 0), after: a))
         #expect(!TrackerFiltering.timeBased.stores(Track.fix(29.9, east: 500), after: a))
-        #expect(TrackerFiltering.distanceBased.stores(Track.fix(1, east: 30.1), after: a))
+        #expect(TrackerFiltering.distanceBased.stores(Track.fix(1, east: 30.3), after: a))
         #expect(!TrackerFiltering.distanceBased.stores(Track.fix(100, east: 29), after: a))
-        #expect(TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 16.1, accuracy: 6), after: a))
+        #expect(!TrackerFiltering.distanceBased.stores(Track.fix(100, east: 30.1), after: a), "past 30 m, within the margin")
+        #expect(TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 16.2, accuracy: 6), after: a))
         #expect(!TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 15, accuracy: 6), after: a))
         #expect(TrackerFiltering.accuracyBased.stores(Track.fix(1, east: 10.5, accuracy: nil), after: a), "a missing accuracy counts as 0")
         #expect(TrackerFiltering.none.stores(a, after: a))
+    }
+
+    /// A service that measures on the WGS84 ellipsoid finds a short step of `d` metres on our
+    /// sphere to be d × R / 6,371,008.8, where R is the ellipsoid's radius of curvature in the
+    /// step's direction (between the meridian's M and the prime vertical's N). At every latitude
+    /// and direction, a step the margin lets through is at least 30 m there too.
+    @Test func theMarginCoversAServiceThatMeasuresOnTheEllipsoid() {
+        let a = 6_378_137.0, flattening = 1 / 298.257223563
+        let e2 = flattening * (2 - flattening)
+        var shortest = Double.infinity
+        for latitude in stride(from: 0.0, through: 90, by: 5) {
+            let s = sin(latitude * .pi / 180), w = (1 - e2 * s * s).squareRoot()
+            let m = a * (1 - e2) / (w * w * w), n = a / w
+            for azimuth in stride(from: 0.0, through: 90, by: 5) {
+                let c = cos(azimuth * .pi / 180), t = sin(azimuth * .pi / 180)
+                let radius = 1 / (c * c / m + t * t / n)
+                shortest = min(shortest, TrackerFiltering.distance * TrackerFiltering.formulaMargin * radius / Geodesy.earthRadius)
+            }
+        }
+        #expect(shortest >= TrackerFiltering.distance, "\(shortest)")
+        #expect(shortest < TrackerFiltering.distance + 0.05, "and not much more: \(shortest)")
     }
 
     /// East at 10 m/s for 60 s, then north: with `max-interval` 58 s the heartbeat falls 20 m

@@ -28,36 +28,40 @@ import TrackingCore
         #expect(WirePrecision.accuracy(.infinity) == .infinity)
     }
 
-    /// The model of the tracker's rule decides on the numbers the tracker receives. Across the
-    /// 30 m boundary at gpsd's resolution (1e-9 degrees), DistanceBased says "stored" exactly when
-    /// the positions as sent are 30 m apart; some of those fixes are 30 m apart by their own
-    /// digits and not as sent, so a rule that read the fix's digits would fail here.
+    /// The model of the tracker's rule decides on the numbers the tracker receives. Across its
+    /// boundary (30 m and `formulaMargin`) at gpsd's resolution (1e-9 degrees), DistanceBased
+    /// says "stored" exactly when the positions as sent are that far apart; some of those fixes
+    /// are that far apart by their own digits and not as sent, so a rule that read the fix's
+    /// digits would fail here.
     @Test func distanceBasedReadsThePositionsAsTheyTravel() throws {
         let last = try #require(Location(time: time, mode: .threeD, latitude: 52.500000449, longitude: 13.4))
         let sentLast = (latitude: WirePrecision.degrees(last.latitude), longitude: WirePrecision.degrees(last.longitude))
         var disagreeing = 0
-        // 30 m north is about 2.698e-4 degrees; sweep 2e-6 degrees either side.
+        let bound = TrackerFiltering.distance * TrackerFiltering.formulaMargin
+        // 30.18 m north is about 2.7142e-4 degrees; sweep 2e-6 degrees either side.
         for step in -2000...2000 {
-            let latitude = last.latitude + 2.698e-4 + Double(step) * 1e-9
+            let latitude = last.latitude + 2.7142e-4 + Double(step) * 1e-9
             let next = try #require(Location(time: time.adding(seconds: 60), mode: .threeD, latitude: latitude, longitude: 13.4))
             let sent = Geodesy.distance(sentLast, (WirePrecision.degrees(latitude), WirePrecision.degrees(13.4)))
-            #expect(TrackerFiltering.distanceBased.stores(next, after: last) == (sent >= TrackerFiltering.distance), "\(latitude)")
-            if (Geodesy.distance(last, next) >= TrackerFiltering.distance) != (sent >= TrackerFiltering.distance) { disagreeing += 1 }
+            #expect(TrackerFiltering.distanceBased.stores(next, after: last) == (sent >= bound), "\(latitude)")
+            if (Geodesy.distance(last, next) >= bound) != (sent >= bound) { disagreeing += 1 }
         }
         #expect(disagreeing > 0, "the sweep holds fixes on which the fix's digits and the sent ones disagree")
     }
 
-    /// AccuracyBased sums the accuracies as sent: 22.8 m each travels as 23, so 45.8 m of
-    /// movement is short of the 46 m the tracker asks, though more than the 45.6 m of the fixes.
+    /// AccuracyBased sums the accuracies as sent: 22.8 m each travels as 23, so 46.0 m of
+    /// movement is short of the 46 m the tracker asks with `formulaMargin` (46.28 m), though
+    /// more than the fixes' 45.6 m with it (45.87 m).
     @Test func accuracyBasedSumsTheAccuraciesAsTheyTravel() throws {
         let last = try #require(Location(time: time, mode: .threeD, latitude: 52.5, longitude: 13.4, horizontalAccuracy: 22.8))
         func moved(_ metres: Double) throws -> Location {
             try #require(Location(time: time.adding(seconds: 60), mode: .threeD, latitude: 52.5 + metres / 111_195, longitude: 13.4,
                                   horizontalAccuracy: 22.8))
         }
-        let short = try moved(45.8)
-        #expect(Geodesy.distance(last, short) > 45.6 && Geodesy.distance(last, short) < 46)
+        let margin = TrackerFiltering.formulaMargin
+        let short = try moved(46.0)
+        #expect(Geodesy.distance(last, short) > 45.6 * margin && Geodesy.distance(last, short) < 46 * margin)
         #expect(!TrackerFiltering.accuracyBased.stores(short, after: last))
-        #expect(TrackerFiltering.accuracyBased.stores(try moved(46.1), after: last))
+        #expect(TrackerFiltering.accuracyBased.stores(try moved(46.4), after: last))
     }
 }
