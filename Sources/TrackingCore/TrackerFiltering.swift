@@ -30,18 +30,18 @@ public enum TrackerFiltering: String, Sendable, CaseIterable, Codable, CustomStr
         return stores(Mark(next), after: Mark(last))
     }
 
-    /// Whether the tracker stores `next` after `last`, from the little of each that the rule reads.
+    /// Whether the tracker is sure to store `next` after `last`, from the little of each that the
+    /// rule reads.
     func stores(_ next: Mark, after last: Mark) -> Bool {
         switch self {
         case .none:
             return true
         case .timeBased:
             return abs(last.time.seconds(to: next.time)) >= Self.interval
-        case .distanceBased:
-            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= Self.distance * Self.formulaMargin
-        case .accuracyBased:
-            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude))
-                >= (last.accuracy + next.accuracy) * Self.formulaMargin
+        case .distanceBased, .accuracyBased:
+            // The two distance rules differ only in how far the update must have moved.
+            let bound = self == .distanceBased ? Self.distance : last.accuracy + next.accuracy
+            return Geodesy.distance((last.latitude, last.longitude), (next.latitude, next.longitude)) >= bound * Self.formulaMargin
         }
     }
 
