@@ -48,6 +48,14 @@ public enum PositionProperty: String, Sendable, CaseIterable {
     /// course and heading to a degree, altitude to a metre), since every digit is paid for on
     /// the wire with every position; a receiver's speed is good to about 0.1 m/s, its altitude
     /// to metres.
+    /// Speed, m/s, under which a course does not travel: a standing or creeping vehicle's course
+    /// is the direction of its receiver's noise (a Doppler speed good to about 0.1 m/s is 6° off
+    /// at 1 m/s and anywhere at 0.1), so a map would draw a parked vehicle facing a random way.
+    /// Receivers hold their own course still below a threshold of this order (SiRF's static
+    /// navigation under 5 km/h; Swift Navigation's COG freeze under a minimum velocity), and a
+    /// course left out is some 15 bytes fewer on each parked point. Unknown speed leaves it in.
+    static let courseSpeed = 1.0
+
     func value(of location: Location) -> String? {
         func number(_ value: Double?, _ steps: Double) -> String? {
             guard let value else { return nil }
@@ -58,7 +66,9 @@ public enum PositionProperty: String, Sendable, CaseIterable {
         func bearing(_ value: Double?) -> String? { number(value.map { $0.rounded() >= 360 ? 0 : $0 }, 1) }
         switch self {
         case .speed: return number(location.speed, 10)
-        case .course: return bearing(location.course)
+        case .course:
+            if let speed = location.speed, speed < Self.courseSpeed { return nil }
+            return bearing(location.course)
         case .heading: return bearing(location.heading)
         case .altitude: return number(location.altitudeMSL, 1)
         case .mode: return location.mode.description

@@ -105,11 +105,26 @@ import TrackingCore
         #expect(many.properties["altitude"] == "35")
         #expect(many.properties["heading"] == "90")
         let north = try #require(Location(
-            time: location.time, mode: .threeD, latitude: 52.5, longitude: 13.4, course: 359.6, speed: 0.04, heading: 359.5))
+            time: location.time, mode: .threeD, latitude: 52.5, longitude: 13.4, course: 359.6, speed: 8.04, heading: 359.5))
         #expect(DevicePositionUpdate(deviceID: "d", location: north, properties: [.speed, .course, .heading]).properties
-                == ["speed": "0", "course": "0", "heading": "0"], "a bearing that rounds to 360 is north")
+                == ["speed": "8", "course": "0", "heading": "0"], "a bearing that rounds to 360 is north")
         let body = String(decoding: TrackerWire.BatchRequest(Updates: [.init(update)]).body, as: UTF8.self)
         #expect(body == #"{"Updates":[{"Accuracy":{"Horizontal":4.5},"DeviceId":"truck-7","Position":[13.4,52.5],"PositionProperties":{"course":"271","speed":"12.3"},"SampleTime":"2026-11-30T08:00:01.250Z"}]}"#)
+    }
+
+    /// A standing vehicle's course is its receiver's noise: it stays home below 1 m/s, while its
+    /// speed (0 says "standing") and a heading (a compass holds still) still travel.
+    @Test func leavesOutTheCourseOfAVehicleThatStands() throws {
+        func properties(speed: Double?) throws -> [String: String] {
+            let location = try #require(Location(
+                time: FixTime(iso8601: "2026-11-30T08:00:01Z")!, mode: .threeD, latitude: 52.5, longitude: 13.4,
+                course: 198.4, speed: speed, heading: 90.2))
+            return DevicePositionUpdate(deviceID: "d", location: location, properties: [.speed, .course, .heading]).properties
+        }
+        #expect(try properties(speed: 0.134) == ["speed": "0.1", "heading": "90"])
+        #expect(try properties(speed: 0.99) == ["speed": "1", "heading": "90"], "0.99 m/s travels as 1 but is under it")
+        #expect(try properties(speed: 1.0) == ["speed": "1", "course": "198", "heading": "90"])
+        #expect(try properties(speed: nil) == ["course": "198", "heading": "90"], "with no speed, nothing says it stands")
     }
 
     /// gpsd gives coordinates to 9 decimals and an accuracy of 19 m times the HDOP: they travel
