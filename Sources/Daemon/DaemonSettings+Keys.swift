@@ -158,7 +158,8 @@ extension DaemonSettings {
             c.positionProperties = properties
             return nil
         }, show: { $0.positionProperties.map(\.rawValue).joined(separator: ",") }).reloadable
-            .described("LIST", "up to 4 of \(PositionProperty.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated"),
+            .described("LIST", "up to 4 of \(PositionProperty.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated; "
+                + "course only at 1 m/s or more, under which it is the receiver's noise"),
         number("spool-max-rows", 1000...1e9, integer: true, { $0.spoolMaxRows = Int($1) }, { String($0.spoolMaxRows) })
             .described(nil, "positions the spool holds at most (the oldest are thinned beyond)"),
         number("spool-max-bytes", 1_048_576...1e13, integer: true, { $0.spoolMaxBytes = Int64($1) }, { $0.spoolMaxBytes.map(String.init) })
