@@ -110,6 +110,50 @@ struct WatchAgainstGPSDTests {
         }
     }
 
+    /// A u-blox receiver gpsd reads in its binary protocol: each fix's accuracy is the receiver's
+    /// own estimate of itself (NAV-PVT's `hAcc`, a few metres), where for the NMEA logs above
+    /// gpsd 3.22 has only 19 m times the HDOP. It is what an AccuracyBased tracker sums.
+    @Test("a binary u-blox receiver's own accuracy estimates reach the Location")
+    func binaryReceiverAccuracyIsTheReceiversOwn() async throws {
+        let directory = TestPaths.temporaryDirectory("navpvt")
+        let start = Date(timeIntervalSince1970: 1_793_520_000)  // 2026-11-01T08:00:00Z
+        // Five seconds of searching at this pace, so that watch is connected before the first fix.
+        let searching = (0..<250).map { second in
+            NavPVTLog.Epoch(time: start.addingTimeInterval(Double(second - 250)), latitude: 0, longitude: 0, speed: 0, course: 0,
+                            horizontalAccuracyMillimetres: 0, verticalAccuracyMillimetres: 0, speedAccuracyMillimetresPerSecond: 0, fixed: false)
+        }
+        var fixes: [NavPVTLog.Epoch] = []
+        for second in 0..<30 {
+            let step = Double(second), count = UInt32(second)
+            fixes.append(NavPVTLog.Epoch(
+                time: start.addingTimeInterval(step), latitude: 52.5163 + 1e-5 * step, longitude: 13.3777 + 1.5e-5 * step,
+                speed: 5.1, course: 41, horizontalAccuracyMillimetres: 2_345 + 137 * count,
+                verticalAccuracyMillimetres: 5_200 + 10 * count, speedAccuracyMillimetresPerSecond: 400 + 10 * count))
+        }
+        let log = directory.appendingPathComponent("navpvt.ubx").path
+        try NavPVTLog(epochs: searching + fixes).write(to: log)
+        let gpsd = try await GPSFake.start(log: log, cycle: 0.02, directory: directory)
+        defer { gpsd.kill() }
+        let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
+        defer { watch.terminate() }
+        #expect(await ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") }, "\(watch.stderr)")
+        watch.send(SIGTERM)
+        #expect(await watch.waitForExit(timeout: 5) && watch.terminationStatus == 0)
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let byTime: [String: NavPVTLog.Epoch] = Dictionary(uniqueKeysWithValues: fixes.map { (iso.string(from: $0.time), $0) })
+        let locations = try watch.stdoutLines.map(WatchLine.init)
+        #expect(locations.count >= 25, "\(locations.count) of 30 fixes:\n\(watch.stderr)")
+        for location in locations {
+            let epoch = try #require(byTime[location.time], "\(location.time) is not one of the log's fixes")
+            #expect(location.numbers["horizontalAccuracy"] == Double(epoch.horizontalAccuracyMillimetres) / 1000, "at \(location.time)")
+            #expect(location.numbers["verticalAccuracy"] == Double(epoch.verticalAccuracyMillimetres) / 1000, "at \(location.time)")
+            #expect(location.numbers["speedAccuracy"] == Double(epoch.speedAccuracyMillimetresPerSecond) / 1000, "at \(location.time)")
+            #expect(abs(location.latitude - epoch.latitude) < 1e-7 && abs(location.longitude - epoch.longitude) < 1e-7)
+            #expect(location.numbers["speed"] == 5.1 && location.numbers["course"] == 41)
+        }
+    }
+
     @Test("headings are the receiver's HDT of the same second")
     func headingMatchesHDTOfSameEpoch() async throws {
         let log = TestPaths.fixture("drive-seed7.nmea")
