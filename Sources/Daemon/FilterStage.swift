@@ -16,6 +16,8 @@ final class FilterStage: Sendable {
         /// adjtimex per fix would be one more system call per fix than reading it).
         var synchronized = false
         var clockCheckedAt: ContinuousClock.Instant?
+        /// Under an AccuracyBased tracker: whether the receiver's accuracies space points wider than DistanceBased.
+        var advice: AccuracySpacingAdvice?
     }
 
     static let clockCheckInterval = Duration.seconds(10)
@@ -26,9 +28,10 @@ final class FilterStage: Sendable {
 
     /// `onKept` receives the kept positions in order, on the thread that called `process`,
     /// `pause` or `finish`, under the stage's lock; it must not block (the daemon hands the
-    /// position to the spool's queue).
-    init(configuration: FilterConfiguration, logger: Logger, onKept: @escaping @Sendable (KeptLocation) -> Void) {
-        state = Mutex(State(chain: FilterChain(configuration: configuration)))
+    /// position to the spool's queue). With a `tracker`, the stage says once when its mode and the
+    /// receiver's accuracies cost the track (`AccuracySpacingAdvice`).
+    init(configuration: FilterConfiguration, tracker: String? = nil, logger: Logger, onKept: @escaping @Sendable (KeptLocation) -> Void) {
+        state = Mutex(State(chain: FilterChain(configuration: configuration), advice: tracker.map(AccuracySpacingAdvice.init)))
         self.logger = logger
         self.onKept = onKept
     }
@@ -37,9 +40,9 @@ final class FilterStage: Sendable {
     func process(_ location: Location) {
         let now = ContinuousClock.now
         let wall = SystemClock.now()
-        let message = state.withLock { s -> (LogLevel, String)? in
+        let messages = state.withLock { s -> [(LogLevel, String)] in
             s.lastFix = location
-            guard !s.finished else { return nil }
+            guard !s.finished else { return [] }
             if s.clockCheckedAt.map({ now - $0 >= Self.clockCheckInterval }) ?? true {
                 s.synchronized = SystemClockStatus.read().synchronized
                 s.clockCheckedAt = now
@@ -49,9 +52,11 @@ final class FilterStage: Sendable {
             let message = s.episodes.record(decision.rejection, location, configuration: s.chain.configuration, clock: clock)
             // Handed on under the lock: a pause on another thread must not overtake them.
             for position in decision.kept { onKept(position) }
-            return message
+            let filtering = s.chain.configuration.trackerFiltering
+            let advice = decision.kept.compactMap { s.advice?.observe($0.location, under: filtering) }.map { (LogLevel.warning, $0) }
+            return (message.map { [$0] } ?? []) + advice
         }
-        if let (level, text) = message { logger.log(level, text) }
+        for (level, text) in messages { logger.log(level, text) }
     }
 
     /// New filter settings (SIGHUP), from the next fix on.

@@ -38,7 +38,7 @@ struct DaemonParts {
         var filter = c.filter
         if c.sink == .awsLocation { filter.trackerFiltering = TrackerFilteringService.initial(configured: c.trackerFiltering, memory: memory).filtering }
         // Kept positions go from the reader's thread straight to the spool's queue.
-        let stage = FilterStage(configuration: filter, logger: logger) { kept in
+        let stage = FilterStage(configuration: filter, tracker: c.sink == .awsLocation ? c.tracker : nil, logger: logger) { kept in
             spool.append(kept.location, kept: kept.trigger) { error in
                 guard let error else { return }
                 repeated.log("store", "could not store a position: \(error)", level: .error, to: logger)

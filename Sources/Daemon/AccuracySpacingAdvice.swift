@@ -1,0 +1,41 @@
+import TrackingCore
+
+/// Under an AccuracyBased tracker, says once when the receiver's accuracies space the stored
+/// points wider than DistanceBased would, with the command that changes the mode.
+///
+/// The TimeBased warning names AccuracyBased, and that is the better mode with a receiver that
+/// reports its own accuracy (a few metres). From NMEA, gpsd reports 19 m times the HDOP, and the
+/// tracker then stores no point nearer the last than both accuracies summed, some 40–50 m, where
+/// DistanceBased's 30 m would keep corners nearer the road (README, the tracker section). Judged
+/// on the kept points (the accuracies the tracker sums, as they travel), once `sample` of them
+/// have gone, by their median: above half of DistanceBased's 30 m, AccuracyBased is the coarser.
+struct AccuracySpacingAdvice {
+    /// Kept points weighed before anything is said.
+    static let sample = 10
+
+    private let tracker: String
+    private var accuracies: [Double] = []
+    private var said = false
+
+    init(tracker: String) {
+        self.tracker = tracker
+    }
+
+    /// A point kept under `filtering`; returns the advice the first time it is due.
+    mutating func observe(_ kept: Location, under filtering: TrackerFiltering) -> String? {
+        guard filtering == .accuracyBased, !said else { return nil }
+        // A missing accuracy counts as 0 in the tracker's sum, and so it does here.
+        accuracies.append(kept.horizontalAccuracy.map(WirePrecision.accuracy) ?? 0)
+        guard accuracies.count >= Self.sample else { return nil }
+        let sorted = accuracies.sorted()
+        let median = (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+        accuracies.removeAll()
+        guard 2 * median > TrackerFiltering.distance else { return nil }
+        said = true
+        return "tracker '\(tracker)' is AccuracyBased and this receiver reports accuracies of about \(Int(median.rounded())) m "
+            + "(the median of the last \(Self.sample) points sent), so the tracker stores no point nearer the last one than about "
+            + "\(Int((2 * median).rounded())) m and cuts the corners between them. DistanceBased keeps points \(Int(TrackerFiltering.distance)) m apart: "
+            + "aws location update-tracker --tracker-name \(tracker) --position-filtering DistanceBased "
+            + "(or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
+    }
+}
