@@ -44,10 +44,6 @@ public struct DevicePositionUpdate: Sendable, Equatable {
 public enum PositionProperty: String, Sendable, CaseIterable {
     case speed, course, heading, altitude, mode, kept
 
-    /// The value as it travels: to the precision a receiver has and no finer (speed to 0.1 m/s,
-    /// course and heading to a degree, altitude to a metre), since every digit is paid for on
-    /// the wire with every position; a receiver's speed is good to about 0.1 m/s, its altitude
-    /// to metres.
     /// Speed, m/s, under which a course does not travel: a standing or creeping vehicle's course
     /// is the direction of its receiver's noise (a Doppler speed good to about 0.1 m/s is 6° off
     /// at 1 m/s and anywhere at 0.1), so a map would draw a parked vehicle facing a random way.
@@ -56,6 +52,10 @@ public enum PositionProperty: String, Sendable, CaseIterable {
     /// course left out is some 15 bytes fewer on each parked point. Unknown speed leaves it in.
     static let courseSpeed = 1.0
 
+    /// The value as it travels: to the precision a receiver has and no finer (speed to 0.1 m/s,
+    /// course and heading to a degree, altitude to a metre), since every digit is paid for on
+    /// the wire with every position; a receiver's speed is good to about 0.1 m/s, its altitude
+    /// to metres.
     func value(of location: Location) -> String? {
         func number(_ value: Double?, _ steps: Double) -> String? {
             guard let value else { return nil }

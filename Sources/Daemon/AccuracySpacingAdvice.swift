@@ -7,8 +7,8 @@ import TrackingCore
 /// reports its own accuracy (a few metres). From NMEA, gpsd reports 19 m times the HDOP, and the
 /// tracker then stores no point nearer the last than both accuracies summed, some 40–50 m, where
 /// DistanceBased's 30 m would keep corners nearer the road (README, the tracker section). Judged
-/// on the kept points (the accuracies the tracker sums, as they travel), once `sample` of them
-/// have gone, by their median: above half of DistanceBased's 30 m, AccuracyBased is the coarser.
+/// on the kept points (the accuracies the tracker sums, as they travel), each `sample` of them in
+/// turn, by their median: above half of DistanceBased's 30 m, AccuracyBased is the coarser.
 struct AccuracySpacingAdvice {
     /// Kept points weighed before anything is said.
     static let sample = 10
