@@ -8,13 +8,14 @@ import TrackingCore
 /// tracker then stores no point nearer the last than both accuracies summed, some 40–50 m, where
 /// DistanceBased's 30 m would keep corners nearer the road (README, the tracker section). Judged
 /// on the kept points (the accuracies the tracker sums, as they travel), each `sample` of them in
-/// turn, by their median: above half of DistanceBased's 30 m, AccuracyBased is the coarser.
+/// turn, by their median (`ReportedAccuracy`): above half of DistanceBased's 30 m, AccuracyBased
+/// is the coarser.
 struct AccuracySpacingAdvice {
     /// Kept points weighed before anything is said.
     static let sample = 10
 
     private let tracker: String
-    private var accuracies: [Double] = []
+    private var accuracies = ReportedAccuracy()
     private var said = false
 
     init(tracker: String) {
@@ -24,17 +25,14 @@ struct AccuracySpacingAdvice {
     /// A point kept under `filtering`; returns the advice the first time it is due.
     mutating func observe(_ kept: Location, under filtering: TrackerFiltering) -> String? {
         guard filtering == .accuracyBased, !said else { return nil }
-        // A missing accuracy counts as 0 in the tracker's sum, and so it does here.
-        accuracies.append(kept.horizontalAccuracy.map(WirePrecision.accuracy) ?? 0)
-        guard accuracies.count >= Self.sample else { return nil }
-        let sorted = accuracies.sorted()
-        let median = (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
-        accuracies.removeAll()
-        guard 2 * median > TrackerFiltering.distance else { return nil }
+        accuracies.add(kept.horizontalAccuracy)
+        guard accuracies.total >= Self.sample else { return nil }
+        defer { accuracies.reset() }
+        guard accuracies.favoursDistanceBased, let median = accuracies.median, let spacing = accuracies.accuracyBasedSpacing else { return nil }
         said = true
         return "tracker '\(tracker)' is AccuracyBased and this receiver reports accuracies of about \(Int(median.rounded())) m "
             + "(the median of the last \(Self.sample) points sent), so the tracker stores no point nearer the last one than about "
-            + "\(Int((2 * median).rounded())) m and cuts the corners between them. DistanceBased keeps points \(Int(TrackerFiltering.distance)) m apart: "
+            + "\(Int(spacing.rounded())) m and cuts the corners between them. DistanceBased keeps points \(Int(TrackerFiltering.distance)) m apart: "
             + "aws location update-tracker --tracker-name \(tracker) --position-filtering DistanceBased "
             + "(or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
     }

@@ -28,6 +28,7 @@ public struct WatchCommand: Sendable {
         var status = ExitCode.success
         var chain = options.filter ? FilterChain(configuration: options.filterConfiguration) : nil
         var episodes = RejectionEpisodes()
+        var accuracy = ReportedAccuracy()
         func write(_ lines: [String]) {
             guard status == .success, !lines.isEmpty else { return }
             if (try? FileDescriptor.standardOutput.writeAll(lines.joined(separator: "\n") + "\n")) == nil {
@@ -41,6 +42,7 @@ public struct WatchCommand: Sendable {
                 ReaderEventLog.log(event, to: logger)
                 continue
             }
+            accuracy.add(location.horizontalAccuracy)
             guard var filter = chain else {
                 write([LocationJSON.line(for: location)])
                 continue
@@ -55,12 +57,17 @@ public struct WatchCommand: Sendable {
         }
         signals.cancel()
         logger.info("watch finished", ["counts": reader.statistics.summary])
+        // Which tracker mode suits this receiver, once enough fixes were seen to say.
+        if accuracy.total >= Self.fixesForAdvice, let advice = accuracy.modeAdvice { logger.info(advice) }
         if var filter = chain {
             write(filter.finish().map(Self.line))
             StandardError.write("filter: \(filter.counters.summary)\n")
         }
         return status
     }
+
+    /// Fixes seen before `watch` says which tracker mode suits the receiver.
+    static let fixesForAdvice = 10
 
     /// A kept location's JSON line, with the trigger that kept it.
     static func line(_ kept: KeptLocation) -> String {

@@ -152,6 +152,9 @@ struct WatchAgainstGPSDTests {
             #expect(abs(location.latitude - epoch.latitude) < 1e-7 && abs(location.longitude - epoch.longitude) < 1e-7)
             #expect(location.numbers["speed"] == 5.1 && location.numbers["course"] == 41)
         }
+        // 2.3-6.3 m, a median of 4: AccuracyBased would keep this receiver's points about 8 m apart.
+        #expect(watch.stderr.contains("about 8 m apart, nearer than DistanceBased's 30 m; "
+            + "for this receiver, create or update the tracker with --position-filtering AccuracyBased"), "\(watch.stderr)")
     }
 
     @Test("headings are the receiver's HDT of the same second")
@@ -175,6 +178,9 @@ struct WatchAgainstGPSDTests {
         watch.send(SIGTERM)
         #expect(await watch.waitForExit(timeout: 5) && watch.terminationStatus == 0)
         let locations = try watch.stdoutLines.map(WatchLine.init)
+        // gpsd's NMEA figure, 19 m times the HDOP: AccuracyBased would space the points wider than 30 m.
+        #expect(watch.stderr.contains("--position-filtering DistanceBased") && watch.stderr.contains("wider than DistanceBased's 30 m"),
+                "\(watch.stderr)")
         let withHeading = locations.filter { $0.numbers["heading"] != nil }
         #expect(withHeading.count > locations.count * 9 / 10, "\(withHeading.count) of \(locations.count) have a heading")
         for location in withHeading {
