@@ -47,8 +47,8 @@ struct ReportedAccuracy {
         let distance = Int(TrackerFiltering.distance)
         let mode = favoursDistanceBased ? "DistanceBased" : "AccuracyBased"
         let comparison = favoursDistanceBased ? "wider than" : spacing < TrackerFiltering.distance ? "nearer than" : "as far as"
-        return "this receiver reports a median accuracy of \(Int(median)) m over \(total) fixes: an AccuracyBased tracker would "
-            + "store its points about \(Int(spacing)) m apart, \(comparison) DistanceBased's \(distance) m; "
+        return "this receiver reports a median accuracy of \(Int(median.rounded())) m over \(total) fixes: an AccuracyBased tracker would "
+            + "store its points about \(Int(spacing.rounded())) m apart, \(comparison) DistanceBased's \(distance) m; "
             + "for this receiver, create or update the tracker with --position-filtering \(mode)"
     }
 
