@@ -23,12 +23,32 @@ import TrackingCore
 /// near 2 N² × additive / quota² before the proportional part adds its own: 13 % for 40 devices
 /// on a 10 requests/s quota with the values below, and the fleet benchmark measures 20 %
 /// (BENCHMARKS.md). No constants bring it to a few per cent at a drain near the quota's bound:
-/// devices whose sends are independent cannot have both (`Benchmarks/quota-window-model`).
+/// devices that learn their share only from throttled answers cannot have both
+/// (`Benchmarks/quota-window-model`).
+///
+/// With a `share` (`quota-share`: the operator has divided the account's quota among the fleet)
+/// the rate is fixed at `shareHeadroom` of it and a throttled answer changes nothing but the
+/// moment of the next send: the fleet's requests come at one rhythm, each device keeps the phase
+/// at which it was served, and one that met a full window goes again a moment later (a new
+/// phase), until every device holds a place of its own in the window. A cut would break the
+/// rhythm that makes those places last.
 public struct RequestRate: Sendable, Equatable {
     /// The requests a second allowed now.
     public private(set) var current: Double
-    /// The most it may reach (`max-request-rate` with headroom).
-    public private(set) var ceiling: Double
+    /// The most it may reach: `max-request-rate` with headroom, or under a `share`, the rate the
+    /// share gives if that is lower.
+    public var ceiling: Double { share.map { min(maximum, $0 * Self.shareHeadroom) } ?? maximum }
+    /// `quota-share` in requests/s; nil: the rate adapts to throttled answers.
+    public private(set) var share: Double?
+    /// A share is used to 90 %: arrivals jitter by some milliseconds, and a fleet whose devices
+    /// each take their whole share leaves the window no place for a device that must move
+    /// (`Benchmarks/quota-window-model`: at 90 % a fleet that keeps its phases drains within
+    /// 1.12x the bound with 2–5 % throttled).
+    public static let shareHeadroom = 0.9
+    /// The pause before a request throttled under a share goes again: 50 ms plus up to 350 ms,
+    /// a few tenths of the quota's one-second window, so that the device looks for a place near
+    /// its old one rather than a whole period later.
+    public static let slide = (least: 0.05, spread: 0.35)
     /// Requests a second added per second of answered requests.
     public var additive = 0.004
     /// Share of itself added per second of answered requests, at first.
@@ -40,11 +60,16 @@ public struct RequestRate: Sendable, Equatable {
     /// Quiet this long after a throttled answer, the next one starts a new episode.
     public var episodeEnds: Duration = .seconds(120)
 
+    /// `max-request-rate` with headroom.
+    private var maximum: Double
     private var lastCut: ContinuousClock.Instant?
     private var lastRaise: ContinuousClock.Instant?
 
-    public init(ceiling: Double) {
-        self.ceiling = max(ceiling, Self.floor)
+    /// `share`: `quota-share`, nil or 0 for none.
+    public init(ceiling: Double, share: Double? = nil) {
+        maximum = max(ceiling, Self.floor)
+        self.share = share.flatMap { $0 > 0 ? $0 : nil }
+        current = 0
         current = self.ceiling
     }
 
@@ -54,8 +79,17 @@ public struct RequestRate: Sendable, Equatable {
     /// A new ceiling (a reload of `max-request-rate`): the rate keeps what it learned, under it.
     public mutating func setCeiling(_ value: Double) {
         let wasAtCeiling = current >= ceiling
-        ceiling = max(value, Self.floor)
-        current = wasAtCeiling ? ceiling : min(current, ceiling)
+        maximum = max(value, Self.floor)
+        current = wasAtCeiling || share != nil ? ceiling : min(current, ceiling)
+    }
+
+    /// A new `quota-share` (a reload; nil or 0: none). Taken away, the rate starts again from
+    /// its ceiling and adapts.
+    public mutating func setShare(_ value: Double?) {
+        share = value.flatMap { $0 > 0 ? $0 : nil }
+        current = ceiling
+        lastCut = nil
+        lastRaise = nil
     }
 
     /// What a throttled answer did to the rate.
@@ -66,6 +100,9 @@ public struct RequestRate: Sendable, Equatable {
         case lowered
         /// Quartered: the first throttled answer after a quiet spell.
         case episodeBegins
+        /// Nothing to the rate: under a share the answer says that this send met a full window,
+        /// so the request goes again after `slide` and the device's rhythm goes on from there.
+        case slides
     }
 
     /// A throttled answer, to a request sent at `sent`.
@@ -73,6 +110,7 @@ public struct RequestRate: Sendable, Equatable {
     public mutating func throttled(sent: ContinuousClock.Instant, at now: ContinuousClock.Instant) -> Cut {
         // The bucket at the new rate already spaces requests that went out after the cut; the
         // answers to those sent before it say nothing new.
+        if share != nil { return .slides }
         if let lastCut, sent < lastCut { return .none }
         let newEpisode = lastCut.map { now - $0 >= episodeEnds } ?? true
         current = max(Self.floor, current * (newEpisode ? 0.25 : 0.5))
@@ -85,7 +123,7 @@ public struct RequestRate: Sendable, Equatable {
     /// raise, counted at most 10 s (an idle stretch is no evidence of room in the quota).
     public mutating func answered(at now: ContinuousClock.Instant) {
         defer { lastRaise = now }
-        guard let lastRaise, current < ceiling else { return }
+        guard share == nil, let lastRaise, current < ceiling else { return }
         let elapsed = min(max(0, (now - lastRaise).seconds), 10)
         let quiet = lastCut.map { max(0, (now - $0).seconds) } ?? 0
         let share = proportional * (1 + quiet / speedsUp.seconds)
@@ -98,9 +136,10 @@ public struct RequestRate: Sendable, Equatable {
     }
 
     /// The pause before a throttled request goes again: a random part of the interval at the new
-    /// rate (`unit` in [0, 1)), so that devices throttled together do not come back together, and
-    /// never sooner than the service asked.
+    /// rate (`unit` in [0, 1)), so that devices throttled together do not come back together, or
+    /// under a share the `slide`; never sooner than the service asked.
     public func retryDelay(retryAfter: Double?, unit: Double) -> Double {
-        max(retryAfter ?? 0, (0.5 + unit) / current)
+        let own = share == nil ? (0.5 + unit) / current : Self.slide.least + Self.slide.spread * unit
+        return max(retryAfter ?? 0, own)
     }
 }

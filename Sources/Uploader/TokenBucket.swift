@@ -11,10 +11,12 @@ public struct TokenBucket: Sendable {
     private var tokens: Double
     private var updated: ContinuousClock.Instant?
 
-    public init(rate: Double, burst: Double = 1) {
+    /// `tokens`: what it holds at first (full by default). Part of one token makes the first
+    /// request wait that part of an interval: a random phase.
+    public init(rate: Double, burst: Double = 1, tokens: Double? = nil) {
         self.rate = max(rate, 0.001)
         self.burst = max(1, burst)
-        self.tokens = self.burst
+        self.tokens = min(self.burst, max(0, tokens ?? self.burst))
     }
 
     /// Takes a token if one is available at `now`; otherwise returns how long until one is.

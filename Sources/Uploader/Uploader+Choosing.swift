@@ -7,9 +7,10 @@ extension Uploader {
     /// Takes a token and the next rows; returns the batch to send now, or nil (nothing, some
     /// withheld, a partial batch not yet due, no token yet).
     func look(_ configuration: Configuration, _ limits: DestinationLimits, at now: ContinuousClock.Instant) async -> [SpooledPosition]? {
-        // A token first, so that no batch waits in flight for one.
+        // A token first, so that no batch waits in flight for one. The wait ends early when woken:
+        // a throttled answer under a share gives its token back, and its retry comes sooner.
         if limits.rateLimited, let wait = bucket.withLock({ $0.take(at: clock.now) }) {
-            try? await Task.sleep(for: wait)
+            await wakeup.wait(upTo: wait)
             return nil
         }
         let rows: [SpooledPosition]

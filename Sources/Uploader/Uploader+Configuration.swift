@@ -9,6 +9,9 @@ extension Uploader {
         public var uploadInterval: Double = 5
         public var maxInFlight = 4
         public var maxRequestRate: Double = 10
+        /// This device's part of the account's request quota (`quota-share`), requests/s; 0:
+        /// none, the rate adapts to throttling (see `RequestRate`).
+        public var quotaShare: Double = 0
         public var properties: [PositionProperty] = [.speed, .course]
         public var retry = RetryPolicy()
         /// Seconds between attempts while misconfigured.
@@ -47,8 +50,10 @@ extension Uploader {
         public var lastStored: Location?
         /// Requests the tracker answered with throttling (the account's quota was full).
         public var throttledRequests = 0
-        /// The requests a second the uploader allows itself now (`RequestRate`).
+        /// The requests a second the uploader allows itself now (`RequestRate`), and the most it
+        /// may reach (`max-request-rate` with headroom, or what `quota-share` gives).
         public var requestRate: Double = 0
+        public var requestRateCeiling: Double = 0
         /// Bytes on the wire this UTC day (`DataBudget`), requests, answers and TLS handshakes.
         public var bytesToday = 0
     }

@@ -4,7 +4,8 @@ import TrackingCore
 /// (`RequestRate`), answers raise it, and every request's bytes count against `data-budget`.
 extension Uploader {
     /// A throttled answer to a request sent at `sent`: the rate comes down (once a round trip),
-    /// the bucket follows it, and nothing goes until a random part of the new interval has passed.
+    /// the bucket follows it, and nothing goes until a random part of the new interval has passed;
+    /// under a `quota-share`, only until the slide has passed.
     func throttled(sent: ContinuousClock.Instant, retryAfter: Double?, reason: String) {
         let now = clock.now
         let (cut, rate, ceiling) = state.withLock { s in
@@ -15,7 +16,15 @@ extension Uploader {
             s.schedule.hold(until: now + .milliseconds(Int64(delay * 1000)))
             return (cut, s.rate.current, s.rate.ceiling)
         }
-        guard cut != .none else { return }
+        switch cut {
+        case .none: return
+        case .slides:
+            // The request used none of the quota: its token comes back, so that it goes after
+            // the slide, and the device's rhythm goes on from that new phase.
+            bucket.withLock { $0.refund() }
+            return
+        case .lowered, .episodeBegins: break
+        }
         bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
         if cut == .episodeBegins { events(.throttled(rate: rate, ceiling: ceiling)) }
     }

@@ -18,6 +18,7 @@ import TrackingCore
 ///   `InternalServerError` are retried later; the others go to the dead-letter table.
 /// - Throttling lowers the uploader's own request rate (`RequestRate`: the quota is the whole
 ///   fleet's) and the throttled request goes again after a random part of the new interval.
+///   With `quota-share`, the rate stays at the share and the request goes again a moment later.
 /// - 5xx, timeouts and connection errors back off exponentially with full jitter
 ///   (1 s doubling to 5 min), honouring `Retry-After`. A whole-batch validation error is bisected
 ///   until the bad positions are isolated and dead-lettered alone. Credentials, permissions, a
@@ -80,7 +81,7 @@ public final class Uploader: Sendable {
         lastStored: Location? = nil, spentToday: (bytes: Int, asOf: FixTime)? = nil
     ) {
         self.settings = Mutex(configuration)
-        let rate = RequestRate(ceiling: configuration.maxRequestRate * Self.rateHeadroom)
+        let rate = RequestRate(ceiling: configuration.maxRequestRate * Self.rateHeadroom, share: configuration.quotaShare)
         var initial = State(schedule: UploadSchedule(retry: configuration.retry, misconfiguredRetry: configuration.misconfiguredRetry),
                             spacing: TrackerSpacingGuard(lastStored: lastStored), rate: rate,
                             budget: DataBudget(bytesPerDay: configuration.dataBudget))
@@ -95,7 +96,9 @@ public final class Uploader: Sendable {
         self.events = events
         self.wallClock = wallClock
         self.random = random
-        bucket = Mutex(TokenBucket(rate: rate.current, burst: 1))
+        // Under a share, the first request waits a random part of the interval: devices that
+        // start together (a fleet after an outage) begin at phases of their own.
+        bucket = Mutex(TokenBucket(rate: rate.current, burst: 1, tokens: rate.share == nil ? nil : random()))
         // New positions in the spool: look sooner.
         spool.onAppend { [wakeup] in wakeup.signal() }
     }
@@ -119,6 +122,7 @@ public final class Uploader: Sendable {
         return state.withLock { s in
             var statistics = s.statistics
             statistics.requestRate = s.rate.current
+            statistics.requestRateCeiling = s.rate.ceiling
             statistics.bytesToday = s.budget.spent(at: wall)
             return statistics
         }
@@ -128,15 +132,20 @@ public final class Uploader: Sendable {
     /// queued positions and counters are kept.
     public func update(_ configuration: Configuration) {
         settings.withLock { $0 = configuration }
-        let rate = state.withLock { s in
+        let (rate, keepsPhase) = state.withLock { s in
             s.schedule.retry = configuration.retry
             s.schedule.misconfiguredRetry = configuration.misconfiguredRetry
             s.schedule.forgetPartialBatch()
+            if configuration.quotaShare != (s.rate.share ?? 0) { s.rate.setShare(configuration.quotaShare) }
             s.rate.setCeiling(configuration.maxRequestRate * Self.rateHeadroom)
             s.budget.bytesPerDay = max(0, configuration.dataBudget)
-            return s.rate.current
+            return (s.rate.current, s.rate.share != nil)
         }
-        bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
+        // A share keeps the phase the device holds in the quota's window; otherwise a full
+        // bucket lets a reload's new rate start at once.
+        bucket.withLock { bucket in
+            if keepsPhase { bucket.setRate(rate) } else { bucket = TokenBucket(rate: rate, burst: 1) }
+        }
         wakeup.signal()
     }
 

@@ -60,4 +60,66 @@ import Uploader
         // fleet), measured alone on the machine; here the suite's other tests share the cores.
         #expect(Double(throttled) / Double(requests) < 0.35)
     }
+
+    /// With `quota-share`, each device sends at 90 % of its share from a random phase, keeps that
+    /// rate however often it is throttled, and a throttled request goes again a moment later. The
+    /// shares here add up to more than the quota (4 x 1.125 against 4 a second), so the window
+    /// must throttle some; nothing is lost and no device sends faster than its share.
+    @Test func devicesWithAQuotaShareKeepTheirRateAndSlideWhenThrottled() async throws {
+        let directory = TestPaths.temporaryDirectory("quota-share")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        let quota = 4, devices = 4, backlog = 80
+        try await emulator.configure(["rps": quota])
+        var uploaders: [(Uploader, Spool, Helpers.Events)] = []
+        for n in 0..<devices {
+            let spool = try await Spool.open(.init(directory: directory.appendingPathComponent("d\(n)").path))
+            try await spool.append(contentsOf: (0..<backlog).map(Helpers.location))
+            let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                       credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
+            var configuration = Helpers.configuration()
+            configuration.deviceID = "truck-\(n)"
+            configuration.quotaShare = 1.25
+            let events = Helpers.Events()
+            uploaders.append((Uploader(configuration: configuration, spool: spool, client: client) { events.append($0) }, spool, events))
+        }
+        let running = uploaders.map { uploader, _, _ in Task { await uploader.run() } }
+        for (_, spool, _) in uploaders { #expect(try await Helpers.waitUntilDrained(spool, timeout: 60)) }
+
+        let arrived = try await emulator.positions()
+        let unique = Set(arrived.map { "\($0["DeviceId"] as? String ?? "?") \($0["SampleTime"] as? String ?? "?")" })
+        #expect(unique.count == devices * backlog, "every position of every device arrived")
+        #expect(arrived.count == unique.count, "no duplicates")
+        let throttled = try await emulator.stat("throttled")
+        #expect(throttled > 0, "4.5 requests a second against a quota of 4: the window throttled some")
+        for (uploader, _, events) in uploaders {
+            #expect(uploader.statistics.requestRate == 1.125, "90 % of the share, never lowered")
+            #expect(!events.all.contains { if case .throttled = $0 { true } else { false } }, "no rate was cut")
+            #expect(!events.all.contains { if case .failing = $0 { true } else { false } }, "throttling is not an outage")
+        }
+        // Each device's accepted requests (one ReceivedTime a batch) are an interval apart or more:
+        // a slide moves the phase, it never sends a request early.
+        var received: [String: Set<String>] = [:]
+        for position in arrived {
+            received[position["DeviceId"] as? String ?? "?", default: []].insert(position["ReceivedTime"] as? String ?? "?")
+        }
+        for (device, times) in received {
+            let seconds = times.compactMap(FixTime.init(iso8601:)).sorted().map { $0.seconds(to: FixTime(iso8601: "2026-01-01T00:00:00Z")!) }
+            #expect(seconds.count == backlog / 10, "\(device): one request a batch")
+            let gaps = zip(seconds, seconds.dropFirst()).map { abs($1 - $0) }
+            #expect(gaps.allSatisfy { $0 > 0.85 }, "\(device): accepted requests at least 1/1.125 s apart: \(gaps)")
+        }
+
+        // A reload takes the share away (the rate adapts from max-request-rate) or sets it again.
+        let (first, _, _) = uploaders[0]
+        var adaptive = first.configuration
+        adaptive.quotaShare = 0
+        first.update(adaptive)
+        #expect(first.statistics.requestRate == 9.5)
+        adaptive.quotaShare = 0.5
+        first.update(adaptive)
+        #expect(first.statistics.requestRate == 0.45)
+        for (uploader, _, _) in uploaders { uploader.stop() }
+        for task in running { await task.value }
+    }
 }

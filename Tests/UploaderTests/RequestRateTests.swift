@@ -107,4 +107,36 @@ import Uploader
         #expect(rate.retryDelay(retryAfter: nil, unit: 0.999) < 0.75)
         #expect(rate.retryDelay(retryAfter: 2, unit: 0.5) == 2, "never sooner than Retry-After")
     }
+
+    @Test func underAQuotaShareTheRateStaysAndAThrottledRequestOnlySlides() {
+        var rate = RequestRate(ceiling: 9.5, share: 0.25)
+        #expect(abs(rate.current - 0.225) < 1e-12, "90 % of the share")
+        #expect(rate.ceiling == rate.current)
+        #expect(!rate.isLowered, "not lowered by throttling: status says nothing of it")
+        #expect(rate.throttled(sent: at(0), at: at(0.1)) == .slides)
+        #expect(rate.throttled(sent: at(0.3), at: at(0.4)) == .slides, "however often")
+        #expect(abs(rate.current - 0.225) < 1e-12)
+        rate.answered(at: at(5))
+        rate.answered(at: at(100))
+        #expect(abs(rate.current - 0.225) < 1e-12, "answers do not raise it either")
+        #expect(abs(rate.retryDelay(retryAfter: nil, unit: 0) - 0.05) < 1e-12)
+        #expect(abs(rate.retryDelay(retryAfter: nil, unit: 0.999) - 0.39965) < 1e-12,
+                "a moment, not a whole interval (4.4 s at this rate)")
+        #expect(rate.retryDelay(retryAfter: 2, unit: 0.5) == 2, "never sooner than Retry-After")
+    }
+
+    @Test func aShareIsCappedByMaxRequestRateAndReloadsMoveBetweenTheModes() {
+        var rate = RequestRate(ceiling: 0.95, share: 5)
+        #expect(rate.current == 0.95, "max-request-rate still caps it")
+        rate.setCeiling(9.5)
+        #expect(rate.current == 4.5)
+        rate.setShare(nil)
+        #expect(rate.share == nil && rate.current == 9.5, "without a share it starts again from the ceiling")
+        #expect(rate.throttled(sent: at(0), at: at(0)) == .episodeBegins)
+        #expect(rate.current == 2.375)
+        rate.setShare(0.5)
+        #expect(rate.current == 0.45)
+        #expect(rate.throttled(sent: at(1), at: at(1)) == .slides)
+        #expect(RequestRate(ceiling: 9.5, share: 0).share == nil, "0 is no share")
+    }
 }

@@ -4,6 +4,20 @@ import TrackingCore
 @testable import Uploader
 
 @Suite struct TokenBucketTests {
+    @Test func aBucketStartedWithPartOfATokenWaitsTheRestOfAnInterval() {
+        let t0 = ContinuousClock.now
+        var bucket = TokenBucket(rate: 0.25, tokens: 0.75)
+        let waits = [bucket.take(at: t0), bucket.take(at: t0 + .seconds(1)), bucket.take(at: t0 + .seconds(2))]
+        #expect(waits[0] == .seconds(1), "the first request waits a quarter of the 4 s interval")
+        #expect(waits[1] == nil)
+        #expect(waits[2] == .seconds(3), "then one every interval from that phase")
+        var clamped = TokenBucket(rate: 1, tokens: 7)
+        let first = clamped.take(at: t0)
+        let second = clamped.take(at: t0)
+        #expect(first == nil)
+        #expect(second == .seconds(1), "never more than the burst")
+    }
+
     @Test func spacesRequestsAtTheRate() {
         let t0 = ContinuousClock.now
         var bucket = TokenBucket(rate: 10)
