@@ -35,6 +35,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var uploadInterval: Double = 5
     public var maxInFlight = 4
     public var maxRequestRate: Double = 10
+    /// This box's part of the account's request quota, requests/s (`quota-share`); 0: none.
+    public var quotaShare: Double = 0
     /// Bytes a UTC day the uploader may put on the wire (a metered SIM); 0: no budget.
     public var dataBudget = 0
     /// Seconds of silence after which an idle connection to the tracker gets a keepalive (under

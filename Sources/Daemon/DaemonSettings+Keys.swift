@@ -138,6 +138,10 @@ extension DaemonSettings {
             .described(nil, "requests at once"),
         number("max-request-rate", 0.1...50, { $0.maxRequestRate = $1 }, { format($0.maxRequestRate) }).reloadable
             .described(nil, "requests per second at most (the account's quota is shared by the fleet)"),
+        number("quota-share", 0...50, { $0.quotaShare = $1 }, { format($0.quotaShare) }).reloadable
+            .described(nil, "this box's part of the account's BatchUpdateDevicePosition quota, requests per second "
+                + "(the quota over the boxes that may drain at once): sent at 90 % of it, evenly, without lowering "
+                + "the rate on throttling; 0: none, the rate adapts"),
         number("data-budget", 0...1e12, integer: true, { $0.dataBudget = Int($1) }, { String($0.dataBudget) }).reloadable
             .described(nil, "bytes a UTC day on the wire to the tracker, spent evenly by batching more; 0: none"),
         number("connection-keepalive", 0...3600, { $0.connectionKeepalive = $1 }, { format($0.connectionKeepalive) })

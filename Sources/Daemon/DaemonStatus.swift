@@ -45,6 +45,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var throttled: Int?
         public var requestRate: Double?
         public var maxRequestRate: Double?
+        /// `quota-share` when set: the rate stands at 90 % of it and throttling does not lower it.
+        public var quotaShare: Double?
         /// Bytes on the wire this UTC day, and `data-budget` (0: none); nil for the file.
         public var bytesToday: Int?
         public var dataBudget: Int?
@@ -118,7 +120,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         if let requests = upload.requests, let rate = upload.requestRate, let ceiling = upload.maxRequestRate {
             let share = upload.throttledShare.map { " (\(Int(($0 * 100).rounded())) %)" } ?? ""
             lines.append("requests: \(requests), \(upload.throttled ?? 0) throttled\(share); rate \(RequestRate.text(rate))/s"
-                + (rate < ceiling ? " (lowered by throttling; at most \(RequestRate.text(ceiling))/s)" : ""))
+                + (rate < ceiling ? " (lowered by throttling; at most \(RequestRate.text(ceiling))/s)" : "")
+                + (upload.quotaShare.map { " (90 % of quota-share \(RequestRate.text($0))/s)" } ?? ""))
         }
         if let bytes = upload.bytesToday {
             let budget = upload.dataBudget ?? 0
@@ -152,6 +155,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             metric("throttled_requests_total", "counter", "Requests the tracker throttled (the account's quota was full).",
                    [("", Double(throttled))])
             metric("request_rate", "gauge", "Requests a second the uploader allows itself now (lowered by throttling).", [("", rate)])
+            if let share = upload.quotaShare {
+                metric("quota_share", "gauge", "The quota-share key: this box's part of the account's request quota, requests a second.",
+                       [("", share)])
+            }
         }
         if let bytes = upload.bytesToday {
             metric("bytes_today", "gauge", "Bytes on the wire to the tracker this UTC day.", [("", Double(bytes))])

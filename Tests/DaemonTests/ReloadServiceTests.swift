@@ -15,7 +15,7 @@ import Uploader
         "state-dir": "/tmp/gpstrackd-reload-other", "sink": "file", "region": "eu-central-1", "tracker": "other",
         "endpoint": "http://127.0.0.1:4567", "identity-pool-id": "eu-west-1:00000000-0000-0000-0000-000000000000",
         "profile": "other", "access-key-id": "AKIDOTHER", "secret-access-key": "other-secret", "file-path": "/tmp/gpstrackd-reload.jsonl",
-        "file-max-bytes": "8192", "batch-size": "5", "upload-interval": "30", "max-in-flight": "2", "max-request-rate": "5", "data-budget": "5000000", "connection-keepalive": "25",
+        "file-max-bytes": "8192", "batch-size": "5", "upload-interval": "30", "max-in-flight": "2", "max-request-rate": "5", "quota-share": "0.25", "data-budget": "5000000", "connection-keepalive": "25",
         "position-properties": "speed", "spool-max-rows": "5000", "spool-max-bytes": "2000000", "log-level": "debug",
         "log-format": "json", "metrics-file": "/tmp/gpstrackd-reload.prom", "tracker-filtering": "DistanceBased",
         "min-mode": "3d", "max-accuracy": "30", "max-speed": "50", "outlier-confirmations": "5", "max-future": "600",

@@ -16,6 +16,7 @@ extension Uploader.Configuration {
         uploadInterval = c.uploadInterval
         maxInFlight = c.maxInFlight
         maxRequestRate = c.maxRequestRate
+        quotaShare = c.quotaShare
         dataBudget = c.dataBudget
         properties = c.positionProperties
     }

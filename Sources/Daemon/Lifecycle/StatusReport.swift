@@ -44,7 +44,9 @@ extension StatusReport {
             state.requests = upload.requests
             state.throttled = upload.throttledRequests
             state.requestRate = upload.requestRate
-            state.maxRequestRate = uploader.configuration.maxRequestRate * Uploader.rateHeadroom
+            state.maxRequestRate = upload.requestRateCeiling
+            let share = uploader.configuration.quotaShare
+            state.quotaShare = share > 0 ? share : nil
             state.bytesToday = upload.bytesToday
             state.dataBudget = uploader.configuration.dataBudget
         }
