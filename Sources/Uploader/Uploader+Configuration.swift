@@ -54,6 +54,8 @@ extension Uploader {
         /// may reach (`max-request-rate` with headroom, or what `quota-share` gives).
         public var requestRate: Double = 0
         public var requestRateCeiling: Double = 0
+        /// `quota-share` while in force: nil without one, or once given up (`RequestRate.overrun`).
+        public var quotaShare: Double?
         /// Bytes on the wire this UTC day (`DataBudget`), requests, answers and TLS handshakes.
         public var bytesToday = 0
     }

@@ -8,13 +8,14 @@ extension Uploader {
     /// under a `quota-share`, only until the slide has passed.
     func throttled(sent: ContinuousClock.Instant, retryAfter: Double?, reason: String) {
         let now = clock.now
-        let (cut, rate, ceiling) = state.withLock { s in
+        let (cut, rate, ceiling, share) = state.withLock { s in
             s.statistics.throttledRequests += 1
             s.statistics.lastError = reason
+            let share = s.rate.share
             let cut = s.rate.throttled(sent: sent, at: now)
             let delay = s.rate.retryDelay(retryAfter: retryAfter, unit: random())
             s.schedule.hold(until: now + .milliseconds(Int64(delay * 1000)))
-            return (cut, s.rate.current, s.rate.ceiling)
+            return (cut, s.rate.current, s.rate.ceiling, share)
         }
         switch cut {
         case .none: return
@@ -23,10 +24,11 @@ extension Uploader {
             // the slide, and the device's rhythm goes on from that new phase.
             bucket.withLock { $0.refund() }
             return
-        case .lowered, .episodeBegins: break
+        case .lowered, .episodeBegins, .shareOverrun: break
         }
         bucket.withLock { $0 = TokenBucket(rate: rate, burst: 1) }
         if cut == .episodeBegins { events(.throttled(rate: rate, ceiling: ceiling)) }
+        if cut == .shareOverrun, let share { events(.quotaShareOverrun(share: share, rate: rate)) }
     }
 
     /// What the destination's transport has put on the wire so far, against the day's budget.

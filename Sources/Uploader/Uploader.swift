@@ -123,6 +123,7 @@ public final class Uploader: Sendable {
             var statistics = s.statistics
             statistics.requestRate = s.rate.current
             statistics.requestRateCeiling = s.rate.ceiling
+            statistics.quotaShare = s.rate.share
             statistics.bytesToday = s.budget.spent(at: wall)
             return statistics
         }
@@ -131,12 +132,16 @@ public final class Uploader: Sendable {
     /// Applies new batch, interval, concurrency and rate settings (a configuration reload);
     /// queued positions and counters are kept.
     public func update(_ configuration: Configuration) {
-        settings.withLock { $0 = configuration }
+        let previous = settings.withLock { settings in
+            defer { settings = configuration }
+            return settings
+        }
         let (rate, keepsPhase) = state.withLock { s in
             s.schedule.retry = configuration.retry
             s.schedule.misconfiguredRetry = configuration.misconfiguredRetry
             s.schedule.forgetPartialBatch()
-            if configuration.quotaShare != (s.rate.share ?? 0) { s.rate.setShare(configuration.quotaShare) }
+            // A share given up for an overrun stays given up until the key changes.
+            if configuration.quotaShare != previous.quotaShare { s.rate.setShare(configuration.quotaShare) }
             s.rate.setCeiling(configuration.maxRequestRate * Self.rateHeadroom)
             s.budget.bytesPerDay = max(0, configuration.dataBudget)
             return (s.rate.current, s.rate.share != nil)

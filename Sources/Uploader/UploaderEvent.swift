@@ -21,10 +21,13 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
     /// The tracker throttled a request (the account's quota, shared by the fleet, is full): the
     /// uploader's own rate came down to `rate` requests a second. Said once an episode.
     case throttled(rate: Double, ceiling: Double)
+    /// Under `quota-share`, most of the last requests were throttled (`RequestRate.overrun`): the
+    /// share is more than the quota leaves, so it was given up and the rate, now `rate`, adapts.
+    case quotaShareOverrun(share: Double, rate: Double)
 
     public var isWarning: Bool {
         switch self {
-        case .failing, .misconfigured, .deadLettered: return true
+        case .failing, .misconfigured, .deadLettered, .quotaShareOverrun: return true
         default: return false
         }
     }
@@ -50,6 +53,11 @@ public enum UploaderEvent: Sendable, Equatable, CustomStringConvertible {
             return "the tracker throttles this account's requests (one quota for the whole fleet): sending at most "
                 + RequestRate.text(rate) + " requests/s, rising back towards max-request-rate (" + RequestRate.text(ceiling)
                 + ") while answers come; if it lasts, raise the account's BatchUpdateDevicePosition quota"
+        case let .quotaShareOverrun(share, rate):
+            return "quota-share " + RequestRate.text(share) + " requests/s is more than the account's quota leaves this box: "
+                + "\(RequestRate.overrun.throttled) of the last \(RequestRate.overrun.of) requests were throttled; the rate adapts "
+                + "from here (now " + RequestRate.text(rate) + " requests/s) until quota-share changes. Set it to the "
+                + "BatchUpdateDevicePosition quota over the boxes that may drain at once, or to 0"
         }
     }
 

@@ -122,4 +122,40 @@ import Uploader
         for (uploader, _, _) in uploaders { uploader.stop() }
         for task in running { await task.value }
     }
+
+    /// Shares that add up to several times the quota: each device gives its share up after most
+    /// of its requests were throttled, says so once, and drains adapting its rate.
+    @Test func aShareTheQuotaCannotGiveIsGivenUpWithAWarning() async throws {
+        let directory = TestPaths.temporaryDirectory("quota-overrun")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        let devices = 2, backlog = 60
+        try await emulator.configure(["rps": 1])
+        var uploaders: [(Uploader, Spool, Helpers.Events)] = []
+        for n in 0..<devices {
+            let spool = try await Spool.open(.init(directory: directory.appendingPathComponent("d\(n)").path))
+            try await spool.append(contentsOf: (0..<backlog).map(Helpers.location))
+            let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                       credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
+            var configuration = Helpers.configuration()
+            configuration.deviceID = "truck-\(n)"
+            configuration.quotaShare = 5
+            let events = Helpers.Events()
+            uploaders.append((Uploader(configuration: configuration, spool: spool, client: client) { events.append($0) }, spool, events))
+        }
+        let running = uploaders.map { uploader, _, _ in Task { await uploader.run() } }
+        for (_, spool, _) in uploaders { #expect(try await Helpers.waitUntilDrained(spool, timeout: 90)) }
+        for (uploader, _, _) in uploaders { uploader.stop() }
+        for task in running { await task.value }
+
+        let arrived = try await emulator.positions()
+        #expect(arrived.count == devices * backlog, "every position arrived once")
+        for (uploader, _, events) in uploaders {
+            let overruns = events.all.compactMap { if case let .quotaShareOverrun(share, _) = $0 { share } else { nil } }
+            #expect(overruns == [5], "said once, with the share")
+            #expect(uploader.statistics.quotaShare == nil, "given up")
+            let description = events.all.first { if case .quotaShareOverrun = $0 { true } else { false } }?.description ?? ""
+            #expect(description.contains("quota-share 5.0 requests/s is more than the account's quota leaves this box"))
+        }
+    }
 }

@@ -139,4 +139,27 @@ import Uploader
         #expect(rate.throttled(sent: at(1), at: at(1)) == .slides)
         #expect(RequestRate(ceiling: 9.5, share: 0).share == nil, "0 is no share")
     }
+
+    @Test func aShareTheQuotaCannotGiveIsGivenUpAndTheRateAdapts() {
+        var fleet = RequestRate(ceiling: 9.5, share: 0.25)
+        // The benchmark fleet's worst: 8 of 20 throttled, again and again.
+        for round in 0..<10 {
+            for n in 0..<20 {
+                let t = at(Double(round * 20 + n))
+                if n % 5 < 2 { #expect(fleet.throttled(sent: t, at: t) == .slides) } else { fleet.answered(at: t) }
+            }
+        }
+        #expect(fleet.share == 0.25, "8 of 20 is a fleet settling, not an overrun")
+        var over = RequestRate(ceiling: 9.5, share: 0.25)
+        over.answered(at: at(0))
+        for n in 1...13 { #expect(over.throttled(sent: at(Double(n)), at: at(Double(n))) == .slides) }
+        #expect(over.throttled(sent: at(14), at: at(14)) == .shareOverrun, "14 of the last 20")
+        #expect(over.share == nil)
+        #expect(abs(over.current - 0.05625) < 1e-12, "quartered from the share's rate")
+        #expect(over.ceiling == 9.5, "and free to rise towards max-request-rate")
+        #expect(over.throttled(sent: at(15), at: at(15)) == .lowered, "adapting from here")
+        over.setShare(0.5)
+        #expect(over.current == 0.45, "a new share is in force again, its count new")
+        #expect(over.throttled(sent: at(16), at: at(16)) == .slides)
+    }
 }

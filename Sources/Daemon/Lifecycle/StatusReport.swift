@@ -45,8 +45,7 @@ extension StatusReport {
             state.throttled = upload.throttledRequests
             state.requestRate = upload.requestRate
             state.maxRequestRate = upload.requestRateCeiling
-            let share = uploader.configuration.quotaShare
-            state.quotaShare = share > 0 ? share : nil
+            state.quotaShare = upload.quotaShare
             state.bytesToday = upload.bytesToday
             state.dataBudget = uploader.configuration.dataBudget
         }
