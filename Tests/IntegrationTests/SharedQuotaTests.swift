@@ -9,14 +9,13 @@ import Uploader
 /// uploaders lower their own rates on throttling and the backlogs drain without loss.
 @Suite struct SharedQuotaTests {
     typealias Helpers = UploaderIntegrationTests
+    typealias Device = (uploader: Uploader, spool: Spool, events: Helpers.Events)
 
-    @Test func devicesOnOneQuotaLowerTheirRatesAndDrainEverything() async throws {
-        let directory = TestPaths.temporaryDirectory("shared-quota")
-        let emulator = try await TrackerEmulator.start(directory: directory)
-        defer { emulator.stop() }
-        let quota = 4, devices = 3, backlog = 120
-        try await emulator.configure(["rps": quota])
-        var uploaders: [(Uploader, Spool, Helpers.Events)] = []
+    /// `devices` uploaders, each with `backlog` positions queued in its own spool, all against
+    /// `emulator`; `quotaShare` as given.
+    static func fleet(_ devices: Int, backlog: Int, quotaShare: Double = 0, in directory: URL,
+                      emulator: TrackerEmulator) async throws -> [Device] {
+        var fleet: [Device] = []
         for n in 0..<devices {
             let spool = try await Spool.open(.init(directory: directory.appendingPathComponent("d\(n)").path))
             try await spool.append(contentsOf: (0..<backlog).map(Helpers.location))
@@ -24,9 +23,20 @@ import Uploader
                                        credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
             var configuration = Helpers.configuration()
             configuration.deviceID = "truck-\(n)"
+            configuration.quotaShare = quotaShare
             let events = Helpers.Events()
-            uploaders.append((Uploader(configuration: configuration, spool: spool, client: client) { events.append($0) }, spool, events))
+            fleet.append((Uploader(configuration: configuration, spool: spool, client: client) { events.append($0) }, spool, events))
         }
+        return fleet
+    }
+
+    @Test func devicesOnOneQuotaLowerTheirRatesAndDrainEverything() async throws {
+        let directory = TestPaths.temporaryDirectory("shared-quota")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        let quota = 4, devices = 3, backlog = 120
+        try await emulator.configure(["rps": quota])
+        let uploaders = try await Self.fleet(devices, backlog: backlog, in: directory, emulator: emulator)
         let clock = ContinuousClock()
         let begin = clock.now
         let running = uploaders.map { uploader, _, _ in Task { await uploader.run() } }
@@ -71,18 +81,7 @@ import Uploader
         defer { emulator.stop() }
         let quota = 4, devices = 4, backlog = 80
         try await emulator.configure(["rps": quota])
-        var uploaders: [(Uploader, Spool, Helpers.Events)] = []
-        for n in 0..<devices {
-            let spool = try await Spool.open(.init(directory: directory.appendingPathComponent("d\(n)").path))
-            try await spool.append(contentsOf: (0..<backlog).map(Helpers.location))
-            let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
-                                       credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
-            var configuration = Helpers.configuration()
-            configuration.deviceID = "truck-\(n)"
-            configuration.quotaShare = 1.25
-            let events = Helpers.Events()
-            uploaders.append((Uploader(configuration: configuration, spool: spool, client: client) { events.append($0) }, spool, events))
-        }
+        let uploaders = try await Self.fleet(devices, backlog: backlog, quotaShare: 1.25, in: directory, emulator: emulator)
         let running = uploaders.map { uploader, _, _ in Task { await uploader.run() } }
         for (_, spool, _) in uploaders { #expect(try await Helpers.waitUntilDrained(spool, timeout: 60)) }
 
@@ -131,18 +130,7 @@ import Uploader
         defer { emulator.stop() }
         let devices = 2, backlog = 60
         try await emulator.configure(["rps": 1])
-        var uploaders: [(Uploader, Spool, Helpers.Events)] = []
-        for n in 0..<devices {
-            let spool = try await Spool.open(.init(directory: directory.appendingPathComponent("d\(n)").path))
-            try await spool.append(contentsOf: (0..<backlog).map(Helpers.location))
-            let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
-                                       credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
-            var configuration = Helpers.configuration()
-            configuration.deviceID = "truck-\(n)"
-            configuration.quotaShare = 5
-            let events = Helpers.Events()
-            uploaders.append((Uploader(configuration: configuration, spool: spool, client: client) { events.append($0) }, spool, events))
-        }
+        let uploaders = try await Self.fleet(devices, backlog: backlog, quotaShare: 5, in: directory, emulator: emulator)
         let running = uploaders.map { uploader, _, _ in Task { await uploader.run() } }
         for (_, spool, _) in uploaders { #expect(try await Helpers.waitUntilDrained(spool, timeout: 90)) }
         for (uploader, _, _) in uploaders { uploader.stop() }
