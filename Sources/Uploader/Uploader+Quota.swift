@@ -6,7 +6,9 @@ extension Uploader {
     /// A throttled answer to a request sent at `sent`: the rate comes down (once a round trip),
     /// the bucket follows it, and nothing goes until a random part of the new interval has passed;
     /// under a `quota-share`, only until the slide has passed.
-    func throttled(sent: ContinuousClock.Instant, retryAfter: Double?, reason: String) {
+    /// `served`: the request itself was answered (a 200 whose items were throttled), so it took
+    /// its place in the quota's window and, under a share, its token stays spent.
+    func throttled(sent: ContinuousClock.Instant, retryAfter: Double?, reason: String, served: Bool = false) {
         let now = clock.now
         let (cut, rate, ceiling, share) = state.withLock { s in
             s.statistics.throttledRequests += 1
@@ -20,9 +22,9 @@ extension Uploader {
         switch cut {
         case .none: return
         case .slides:
-            // The request used none of the quota: its token comes back, so that it goes after
-            // the slide, and the device's rhythm goes on from that new phase.
-            bucket.withLock { $0.refund() }
+            // A request the window turned away used none of the quota: its token comes back, so
+            // that it goes after the slide, and the device's rhythm goes on from that new phase.
+            if !served { bucket.withLock { $0.refund() } }
             return
         case .lowered, .episodeBegins, .shareOverrun: break
         }

@@ -56,7 +56,8 @@ extension Uploader {
         }
         if let recovered { events(.recovered(afterFailures: recovered)) }
         if outcome.throttled {
-            throttled(sent: sent, retryAfter: nil, reason: "the tracker throttled \(retry.count) position(s) (ThrottlingError)")
+            throttled(sent: sent, retryAfter: nil, reason: "the tracker throttled \(retry.count) position(s) (ThrottlingError)",
+                      served: true)
         } else if !retry.isEmpty {
             recordFailure("\(destination.name) asked to retry \(retry.count) position(s) later", retryAfter: nil, misconfigured: false, quiet: true)
         } else {

@@ -146,4 +146,24 @@ import Uploader
             #expect(description.contains("quota-share 5.0 requests/s is more than the account's quota leaves this box"))
         }
     }
+
+    /// A 200 whose items were throttled took its place in the quota's window: under a share its
+    /// token stays spent, so the device keeps to its share's interval (it would go again after
+    /// each slide, several times an interval, if the token came back).
+    @Test func itemsThrottledUnderAShareKeepTheDeviceToItsInterval() async throws {
+        let directory = TestPaths.temporaryDirectory("quota-share-items")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        try await emulator.configure(["item_errors": ["truck-0": "ThrottlingError"]])
+        let device = try await Self.fleet(1, backlog: 30, quotaShare: 2, in: directory, emulator: emulator)[0]
+        let running = Task { await device.uploader.run() }
+        try await Task.sleep(for: .seconds(3))
+        let requests = device.uploader.statistics.requests
+        device.uploader.stop()
+        await running.value
+        // 1.8 requests/s from a random phase: at most 6 in 3 s (a slide a request would be 8-60).
+        #expect(requests >= 3 && requests <= 6, "\(requests) requests in 3 s")
+        #expect(device.uploader.statistics.throttledRequests == requests)
+        #expect(device.uploader.statistics.quotaShare == 2, "fewer than 14 answers: the share holds")
+    }
 }
