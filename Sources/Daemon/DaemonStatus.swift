@@ -45,7 +45,8 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var throttled: Int?
         public var requestRate: Double?
         public var maxRequestRate: Double?
-        /// `quota-share` when set: the rate stands at 90 % of it and throttling does not lower it.
+        /// `quota-share` while in force: the rate stands at 90 % of it and throttling does not
+        /// lower it (nil without one, or once given up).
         public var quotaShare: Double?
         /// Bytes on the wire this UTC day, and `data-budget` (0: none); nil for the file.
         public var bytesToday: Int?

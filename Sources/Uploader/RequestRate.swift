@@ -52,9 +52,9 @@ public struct RequestRate: Sendable, Equatable {
     /// a few tenths of the quota's one-second window, so that the device looks for a place near
     /// its old one rather than a whole period later.
     public static let slide = (least: 0.05, spread: 0.35)
-    /// A share is given up when this many of the last answers were throttled: in the fleet
-    /// benchmark a device meets at most about 8 of 20 (`Benchmarks/quota-window-model`'s fleets at
-    /// 90 % of the quota reach 8; shares 5 % over the quota reach 19–20 within 20 s).
+    /// A share is given up when this many of the last answers were throttled. In the window
+    /// model a fleet at 90 % of its quota meets at most about 8 of 20 on any device; shares 5 %
+    /// over the quota reach 19–20 within 20 s.
     public static let overrun = (throttled: 14, of: 20)
     /// Requests a second added per second of answered requests.
     public var additive = 0.004
@@ -120,8 +120,6 @@ public struct RequestRate: Sendable, Equatable {
     /// A throttled answer, to a request sent at `sent`.
     @discardableResult
     public mutating func throttled(sent: ContinuousClock.Instant, at now: ContinuousClock.Instant) -> Cut {
-        // The bucket at the new rate already spaces requests that went out after the cut; the
-        // answers to those sent before it say nothing new.
         if share != nil {
             recent = (recent << 1 | 1) & Self.recentMask
             guard recent.nonzeroBitCount >= Self.overrun.throttled else { return .slides }
@@ -131,6 +129,8 @@ public struct RequestRate: Sendable, Equatable {
             _ = throttled(sent: sent, at: now)
             return .shareOverrun
         }
+        // The bucket at the new rate already spaces requests that went out after the cut; the
+        // answers to those sent before it say nothing new.
         if let lastCut, sent < lastCut { return .none }
         let newEpisode = lastCut.map { now - $0 >= episodeEnds } ?? true
         current = max(Self.floor, current * (newEpisode ? 0.25 : 0.5))

@@ -50,9 +50,9 @@ extension Uploader {
         public var lastStored: Location?
         /// Requests the tracker answered with throttling (the account's quota was full).
         public var throttledRequests = 0
-        /// The requests a second the uploader allows itself now (`RequestRate`), and the most it
-        /// may reach (`max-request-rate` with headroom, or what `quota-share` gives).
+        /// The requests a second the uploader allows itself now (`RequestRate`).
         public var requestRate: Double = 0
+        /// The most it may reach: `max-request-rate` with headroom, or what `quota-share` gives.
         public var requestRateCeiling: Double = 0
         /// `quota-share` while in force: nil without one, or once given up (`RequestRate.overrun`).
         public var quotaShare: Double?
