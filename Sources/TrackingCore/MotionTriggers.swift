@@ -12,7 +12,8 @@
 /// fewest points any track could (`FewestPoints`): a `DirectionCone` from the last kept fix holds
 /// the directions a segment from it may take and still pass near every fix since, and while one
 /// remains the fixes are only held. When none remains, the last fix such a segment could end at
-/// is kept (the segment reaching farthest; a hairpin's apex instead, see `apexFactor`), and the
+/// is kept (the segment reaching farthest; a hairpin's apex instead, see `apexFactor`; where a
+/// gentle bend began, when the segment cut its first fixes, see `BendStart`), and the
 /// fixes after it are judged again from there: sector intersection (Williams 1978) driving an
 /// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
 /// constant time, a corner the fixes held since it; those are at most `maxHeld`. The kept track
@@ -303,8 +304,9 @@ public struct MotionTriggers: Sendable {
 
     /// The held fix to keep as a corner, among those a segment from the last kept fix reaches:
     /// the one farthest from the chord to `end` (the apex of the turn, where the road's own
-    /// shape is), or, where none stands out (a long gentle curve), the one reached last. Without
-    /// any (each closer than `min-interval` to the last kept fix), the first held fix past it.
+    /// shape is), or, where none stands out (a long gentle curve), the one reached last, or the
+    /// start of the gentle bend it lies in (`BendStart`). Without any (each closer than
+    /// `min-interval` to the last kept fix), the first held fix past it.
     private func cornerCandidate(towards end: (x: Double, y: Double)) -> Int? {
         var apex: Int?
         var apexDistance = configuration.maxDeviation * Self.apexFactor
@@ -314,9 +316,20 @@ public struct MotionTriggers: Sendable {
             let distance = LocalPlane.distance(from: (held.x, held.y), toSegment: (0, 0), end)
             if distance > apexDistance { (apex, apexDistance) = (index, distance) }
         }
-        if let chosen = apex ?? last { return chosen }
+        if let apex { return apex }
+        if let last { return bendStart(insteadOf: last, towards: end) ?? last }
         guard let kept = lastKept else { return nil }
         return since.firstIndex { kept.time.seconds(to: $0.location.time) >= configuration.minInterval }
+    }
+
+    /// Where the gentle bend that held fix `last` lies in began, when the segment to `last` cuts
+    /// its first fixes (`BendStart`). Not under TimeBased: there the spacing chooses the points
+    /// among the fixes, and the triggers' corners only say where the road turns.
+    private func bendStart(insteadOf last: Int, towards end: (x: Double, y: Double)) -> Int? {
+        guard configuration.trackerFiltering != .timeBased else { return nil }
+        let bend = BendStart(points: since.map { ($0.x, $0.y) }, straight: since.map { $0.turn == .straight },
+                             reachable: since.map(\.reachable), tolerance: cone.tolerance)
+        return bend.vertex(insteadOf: last, towards: end)
     }
 
     /// The first held fix `max-interval` (and `min-interval`) after `reference`, if any.
