@@ -16,7 +16,8 @@
 /// gentle bend began, when the segment cut its first fixes, see `BendStart`), and the
 /// fixes after it are judged again from there: sector intersection (Williams 1978) driving an
 /// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
-/// constant time, a corner the fixes held since it; those are at most `maxHeld`. The kept track
+/// constant time, a corner the fixes held since it (a corner moved back to a bend's start, the
+/// held fixes once for each fix it passes over); those are at most `maxHeld`. The kept track
 /// passes within `max-deviation` of every moving fix between its points (the cone keeps to
 /// `coneShare` of it, to `turnShare` on a bend's inside of a fix, see `TurnWatch`, and to
 /// `gapShare` at the first fix after a gap, a tunnel).
