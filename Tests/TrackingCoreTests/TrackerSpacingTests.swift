@@ -148,6 +148,63 @@ import TrackingCore
         if let point = atStop.first { #expect(Geodesy.distance(point.location, parked) < 5) }
     }
 
+    /// From a point kept at a red light 400 m east as the vehicle arrives (the last the tracker
+    /// has): standing there `standing` seconds, a stop wished for 5 s in (a fix drifted 6 m), a
+    /// departure at the last fix before it moves, north for 10 s, a right-angle corner east
+    /// (wished for 3 s on) and east for a minute. Returns the track from the point at the light
+    /// to the end, the fixes after that point, and what the constraint held back.
+    static func redLightThenACorner(_ filtering: TrackerFiltering, standing: Int) -> (track: [Location], road: [Location], withheld: Int) {
+        var spacing = TrackerSpacing(filtering: filtering)
+        let light = Track.fix(40, east: 400, speed: 0)
+        spacing.resume(after: light)
+        let (moves, turns) = (40 + standing, 50 + standing)
+        var kept: [KeptLocation] = []
+        var road: [Location] = []
+        for second in 41...(turns + 60) {
+            let t = Double(second)
+            let fix = second < moves ? Track.fix(t, east: 400, north: second == 45 ? 6 : 0, speed: 0)
+                : second < turns ? Track.fix(t, east: 400, north: 10 * (t - Double(moves)), course: 0)
+                : Track.fix(t, east: 400 + 10 * (t - Double(turns)), north: 100)
+            road.append(fix)
+            let wish: KeptLocation? = switch second {
+            case 45: KeptLocation(location: fix, trigger: .stop)
+            case moves: KeptLocation(location: road[road.count - 2], trigger: .departure)
+            case turns + 3: KeptLocation(location: road[road.count - 4], trigger: .deviation)
+            default: nil
+            }
+            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+        }
+        kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .stop)])
+        let track = [light] + kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(filtering.stores(b, after: a)) }
+        return (track, road, spacing.withheld)
+    }
+
+    /// A stop and a departure where the last point kept stands add nothing the tracker lacks.
+    /// Under TimeBased their points forbade the corner as the vehicle pulled away (a random road
+    /// of our own at 5 Hz: 98.8 m from the true path; 27.5 m now); under a distance rule the
+    /// tracker would not store them, and one was owed, then met by a point more.
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased])
+    func aRedLightsStopAndDepartureAreMetByThePointKeptThere(filtering: TrackerFiltering) {
+        let (track, road, withheld) = Self.redLightThenACorner(filtering, standing: 35)
+        let fidelity = TrackFidelity(kept: track, path: road.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        // Before: under TimeBased the stop at 70 s and the departure at 100 s, the corner (85 s)
+        // cut by 83 m.
+        #expect(fidelity.maxDeviation < 1, "\(fidelity.maxDeviation) m from the road; kept \(seconds)")
+        #expect(seconds.dropFirst().first == 85 && seconds.count == 3, "the corner, then the end: \(seconds)")
+        #expect(withheld == 2, "the stop and the departure, held back and counted")
+    }
+
+    /// After standing longer than a minute, when the vehicle left is news: under a distance rule
+    /// the departure is owed and met by the first fix the tracker stores as the vehicle leaves.
+    @Test func aDepartureAfterALongerStopIsStillMet() {
+        let (track, _, _) = Self.redLightThenACorner(.distanceBased, standing: 180)
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        // It leaves at 220 s; 30 m north of the light at 224 s.
+        #expect(seconds.count == 4 && seconds[1] == 224, "a point as the vehicle leaves, then the corner: \(seconds)")
+    }
+
     @Test func noneKeepsWhatTheTriggersKeep() {
         let (kept, withheld) = Self.run(.none)
         var triggers = MotionTriggers(configuration: FilterConfiguration())
