@@ -355,7 +355,7 @@ import TrackingCore
 
     /// When the rule allows the stop's point the vehicle has left: the newest fix then is no
     /// place where it stood, only a point that forbids the corner 10 s on (a suburb's
-    /// stop-and-go of our own under TimeBased: 152.6 m from the true path; 66.7 m now, the best
+    /// stop-and-go of our own under TimeBased: 152.6 m from the true path; 66.7 m with it, the best
     /// 62.6 m). Such a stop is met like a heartbeat, by the best fix since it, once the road
     /// after the first allowed fix is seen; the stretch where it stood is on the chosen track.
     @Test func aStopTheVehicleHasLeftWhenItIsAllowedDoesNotForbidTheCornerAfterIt() {
