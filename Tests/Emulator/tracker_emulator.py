@@ -127,6 +127,10 @@ class Handler(BaseHTTPRequestHandler):
         self.handle_any("POST")
 
     def handle_any(self, method):
+        # When the request arrived: its updates' ReceivedTime. Stamped before the signature check
+        # (tens of ms of Python, under a lock other devices' requests share), as the service
+        # stamps receipt, not the end of its own work.
+        self.arrived = now()
         emu = self.server.emulator
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
@@ -158,8 +162,8 @@ class Handler(BaseHTTPRequestHandler):
             emu.count("errors")
             return self.fail(503, "InternalServerException", "injected service error")
         with emu.lock:
-            now = time.monotonic()
-            while emu.served and emu.served[0] <= now - 1.0:
+            moment = time.monotonic()
+            while emu.served and emu.served[0] <= moment - 1.0:
                 emu.served.pop(0)
             forced = emu.config["throttle_next"] > 0
             if forced or (limit and len(emu.served) >= limit):
@@ -174,7 +178,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.end_headers()
                 self.wfile.write(data)
                 return
-            emu.served.append(now)
+            emu.served.append(moment)
         m = BATCH.match(path)
         if m and method == "POST":
             return self.batch(unquote(m.group(1)), body)
@@ -295,7 +299,7 @@ class Handler(BaseHTTPRequestHandler):
         if not 1 <= len(updates) <= 10:
             return self.fail(400, "ValidationException", "Updates must have 1 to 10 items")
         errors = []
-        received = iso(now())
+        received = iso(self.arrived)
         if any(u.get("SampleTime") in emu.config["poison_requests"] for u in updates):
             return self.fail(400, "ValidationException", "injected: the request holds a poisoned update")
         with emu.lock:

@@ -96,8 +96,12 @@ import Uploader
             #expect(!events.all.contains { if case .throttled = $0 { true } else { false } }, "no rate was cut")
             #expect(!events.all.contains { if case .failing = $0 { true } else { false } }, "throttling is not an outage")
         }
-        // Each device's accepted requests (one ReceivedTime a batch) are an interval apart or more:
-        // a slide moves the phase, it never sends a request early.
+        // Each device's accepted requests (one ReceivedTime a batch) are an interval (0.889 s) apart
+        // or more: a slide moves the phase, it never sends a request early. A request sent on the
+        // old rhythm after a slide (0.05-0.4 s) would come 0.49-0.84 s after the one before. The
+        // emulator stamps receipt from a Python thread, which can wait a few tens of ms for the
+        // interpreter while other devices' requests are handled (0.849 s was seen with the suite's
+        // other tests on both cores), so 0.8 s is the floor: a slide longer than 0.09 s still shows.
         var received: [String: Set<String>] = [:]
         for position in arrived {
             received[position["DeviceId"] as? String ?? "?", default: []].insert(position["ReceivedTime"] as? String ?? "?")
@@ -106,7 +110,7 @@ import Uploader
             let seconds = times.compactMap(FixTime.init(iso8601:)).sorted().map { $0.seconds(to: FixTime(iso8601: "2026-01-01T00:00:00Z")!) }
             #expect(seconds.count == backlog / 10, "\(device): one request a batch")
             let gaps = zip(seconds, seconds.dropFirst()).map { abs($1 - $0) }
-            #expect(gaps.allSatisfy { $0 > 0.85 }, "\(device): accepted requests at least 1/1.125 s apart: \(gaps)")
+            #expect(gaps.allSatisfy { $0 > 0.8 }, "\(device): accepted requests 1/1.125 s apart, give or take the emulator's receipt: \(gaps)")
         }
 
         // A reload takes the share away (the rate adapts from max-request-rate) or sets it again.
