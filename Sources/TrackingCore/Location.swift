@@ -101,4 +101,10 @@ public struct Location: Sendable, Equatable {
     public func stands(atMost stoppedSpeed: Double) -> Bool {
         speed.map { $0 <= stoppedSpeed } ?? false
     }
+
+    /// Both horizontal accuracies summed, a missing one counting as 0: how far apart this fix and
+    /// `other` can lie, by the receiver's own account, and still be of one place.
+    public func accuracies(with other: Location) -> Double {
+        (horizontalAccuracy ?? 0) + (other.horizontalAccuracy ?? 0)
+    }
 }

@@ -167,7 +167,7 @@ public struct MotionTriggers: Sendable {
         }
         let distance = Geodesy.distance(anchor, fix)
         let far = distance > configuration.departureDistance
-            && distance > (anchor.horizontalAccuracy ?? 0) + (fix.horizontalAccuracy ?? 0)
+            && distance > anchor.accuracies(with: fix)
         guard fastRun >= 2 || far else {
             if fastRun == 0 { parked?.add(fix) }
             if last.time.seconds(to: fix.time) >= configuration.stationaryInterval {
@@ -184,7 +184,7 @@ public struct MotionTriggers: Sendable {
         // it adds nothing to the track.
         if let departure = beforeFastRun ?? previous, departure.time > last.time,
            Geodesy.distance(last, departure)
-            > max(configuration.maxDeviation, (last.horizontalAccuracy ?? 0) + (departure.horizontalAccuracy ?? 0)) {
+            > max(configuration.maxDeviation, last.accuracies(with: departure)) {
             out.append(keep(departure, .departure))
         } else if let parked, let place = parked.nearest, place.time > last.time,
                   parked.offset(of: last) > configuration.maxDeviation * Self.driftShare, parked.offset(of: place) < parked.offset(of: last) / 2 {
@@ -263,7 +263,7 @@ public struct MotionTriggers: Sendable {
         if elapsed >= configuration.maxInterval { return .heartbeat }
         if let minDistance = configuration.minDistance {
             let distance = Geodesy.distance(reference, fix)
-            if distance >= minDistance, distance > (reference.horizontalAccuracy ?? 0) + (fix.horizontalAccuracy ?? 0) {
+            if distance >= minDistance, distance > reference.accuracies(with: fix) {
                 return .distance
             }
         }

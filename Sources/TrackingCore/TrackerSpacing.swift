@@ -230,7 +230,7 @@ public struct TrackerSpacing: Sendable {
     private func marksThePlace(of wish: KeptLocation) -> Bool {
         guard wish.trigger == .stop || wish.trigger == .departure, tentative == nil, owed.isEmpty, let last = lastKept else { return false }
         if wish.trigger == .departure, last.time.seconds(to: wish.location.time) > Self.maxStopHold { return false }
-        let reach = max(tolerance, (last.horizontalAccuracy ?? 0) + (wish.location.horizontalAccuracy ?? 0))
+        let reach = max(tolerance, last.accuracies(with: wish.location))
         return Geodesy.distance(last, wish.location) <= reach && since.allSatisfy { Geodesy.distance(last, $0) <= reach }
     }
 
