@@ -64,9 +64,11 @@ struct BendStart {
     /// the segment that `end` lies on: the road turned that way.
     private func fits(_ index: Int, towards end: (x: Double, y: Double)) -> Bool {
         let vertex = points[index]
-        let bendSide = cross(vertex, end)
+        // `end` on the segment's left: the road turned left (east and north make a right-handed plane).
+        let side = vertex.x * end.y - vertex.y * end.x
+        let turn: TurnWatch.Turn = side > 0 ? .left : side < 0 ? .right : .straight
         let room = tolerance * Self.insideShare
-        for k in 0..<index where straight[k] && cross(vertex, points[k]) * bendSide < 0 {
+        for k in 0..<index where straight[k] && SpacedPath.insideOfABend(points[k], turn, (0, 0), vertex) {
             if LocalPlane.distance(from: points[k], toSegment: (0, 0), vertex) > room { return false }
         }
         return true
@@ -81,10 +83,5 @@ struct BendStart {
             if LocalPlane.distance(from: points[k], toSegment: vertex, end) > room { return false }
         }
         return true
-    }
-
-    /// The z of the cross product of `a` and `b` (positive: `b` lies to the left of `a`).
-    private func cross(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
-        a.x * b.y - a.y * b.x
     }
 }
