@@ -179,18 +179,7 @@ public struct MotionTriggers: Sendable {
         motion = .moving
         slowSince = nil
         var out: [KeptLocation] = []
-        // The departure point: the last fix before the vehicle moved. Where it stands at the
-        // point already kept (the stop point, or the first fix), give or take receiver drift,
-        // it adds nothing to the track.
-        if let departure = beforeFastRun ?? previous, departure.time > last.time,
-           Geodesy.distance(last, departure)
-            > max(configuration.maxDeviation, last.accuracies(with: departure)) {
-            out.append(keep(departure, .departure))
-        } else if let parked, let place = parked.nearest, place.time > last.time,
-                  parked.offset(of: last) > configuration.maxDeviation * Self.driftShare, parked.offset(of: place) < parked.offset(of: last) / 2 {
-            // Where the vehicle stood, when the point kept for the stop was a fix drifted off it.
-            out.append(keep(place, .departure))
-        }
+        if let departure = departurePoint(last: last) { out.append(keep(departure, .departure)) }
         parked = nil
         // The fixes since the vehicle last stood are the first of the way out: the track must
         // pass near them too. The fast run's first one, and the slower ones before it while the
@@ -203,6 +192,21 @@ public struct MotionTriggers: Sendable {
         turns.reset()
         hold(fix, .straight)
         return out
+    }
+
+    /// The point the departure needs, if any: the last fix before the vehicle moved, unless it
+    /// stands at the point already kept (the stop point, or the first fix), give or take
+    /// receiver drift, where it adds nothing to the track; otherwise where the vehicle stood,
+    /// when the point kept for the stop was a fix drifted off it.
+    private func departurePoint(last: Location) -> Location? {
+        if let departure = beforeFastRun ?? previous, departure.time > last.time,
+           Geodesy.distance(last, departure) > max(configuration.maxDeviation, last.accuracies(with: departure)) {
+            return departure
+        }
+        guard let parked, let place = parked.nearest, place.time > last.time,
+              parked.offset(of: last) > configuration.maxDeviation * Self.driftShare,
+              parked.offset(of: place) < parked.offset(of: last) / 2 else { return nil }
+        return place
     }
 
     // MARK: - Moving
