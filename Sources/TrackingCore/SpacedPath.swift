@@ -51,15 +51,7 @@ struct SpacedPath {
         let (_, standing, places) = steadiedFixes()
         let projected = [(x: 0.0, y: 0.0)] + places
         let turns = [TurnWatch.Turn.straight] + Self.turns(fixes, standing: standing)
-        // Node k is projected index `nodes[k]`: 0 is the origin, the last is the newest fix.
-        let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
-        var nodes = [0] + stride(from: step, to: fixes.count, by: step)
-        if step > 1 { nodes += corners.compactMap(index(of:)).map { $0 + 1 } }
-        // Sorted, each once (through a Set they were hashed, 3 % of the spacing's instructions).
-        var unique: [Int] = []
-        unique.reserveCapacity(nodes.count + 1)
-        for node in (nodes + [fixes.count]).sorted() where unique.last != node { unique.append(node) }
-        nodes = unique
+        let nodes = candidates()
         let end = nodes.count - 1
         func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
         let marks = nodes.indices.map { TrackerFiltering.Mark(location($0)) }
@@ -109,6 +101,20 @@ struct SpacedPath {
             choice = fewer
         }
         return choice.nodes.map(location) + (choice.endKept ? [location(end)] : [])
+    }
+
+    /// The candidates, as indices into the projected points (0 is the origin, the last is the
+    /// newest fix), in time order: every fix, or with more than `maxNodes` fixes an even
+    /// thinning of them with `corners` kept.
+    private func candidates() -> [Int] {
+        let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
+        var nodes = [0] + stride(from: step, to: fixes.count, by: step)
+        if step > 1 { nodes += corners.compactMap(index(of:)).map { $0 + 1 } }
+        // Sorted, each once (through a Set they were hashed, 3 % of the spacing's instructions).
+        var unique: [Int] = []
+        unique.reserveCapacity(nodes.count + 1)
+        for node in (nodes + [fixes.count]).sorted() where unique.last != node { unique.append(node) }
+        return unique
     }
 
     /// The index of the fix of `time`, found by halving (the fixes are in time order; each fix
