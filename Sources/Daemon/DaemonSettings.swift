@@ -82,12 +82,40 @@ public enum DaemonSettings {
     /// Loads the configuration from `flags` (the arguments after the command), `environment`
     /// and the configuration file.
     public static func load(flags: [String], environment: [String: String], hostname: String) throws(ConfigurationError) -> Loaded {
-        // 1. Flags, kept in order; `--config` chooses the file.
-        var flagValues: [(name: String, value: String)] = []
-        var rest = flags[...]
+        // 1. Flags, kept in order to be applied last; `--config` chooses the file.
+        let given = flagValues(flags)
+        var configPath = given.configPath
+        if configPath == nil, let path = environment["GPSTRACKD_CONFIG"], !path.isEmpty {
+            configPath = (path, .environment(variable: "GPSTRACKD_CONFIG"))
+        }
+        // 2. Built-in defaults.
+        var layers = SettingsLayers(configuration: DaemonConfiguration(
+            deviceID: hostname, stateDirectory: Spool.Configuration.defaultDirectory(environment: environment)))
+        layers.problems = given.problems
+        // 3. The file.
+        let path = configPath?.0 ?? defaultConfigPath
+        var usedPath: String?
+        if let text = try readFile(path, required: configPath != nil, source: configPath?.1) {
+            usedPath = path
+            layers.applyFile(text, path: path)
+        }
+        // 4. The environment.
+        layers.applyEnvironment(environment)
+        // 5. Flags.
+        for (name, value) in given.values { layers.apply(name, value, .flag(name: "--\(name)")) }
+        if let failure = layers.failure { throw failure }
+        try validate(&layers.configuration, sources: layers.sources, environment: environment)
+        return Loaded(configuration: layers.configuration, sources: layers.sources, values: layers.values, configPath: usedPath, warnings: layers.warnings)
+    }
+
+    /// The `--key value` (or `--key=value`) flags in order, the `--config` among them, and the
+    /// mistakes: a stray argument, a flag without its value, an unknown key.
+    private static func flagValues(_ flags: [String])
+        -> (values: [(name: String, value: String)], configPath: (String, ConfigurationSource)?, problems: [ConfigurationError]) {
+        var values: [(name: String, value: String)] = []
         var configPath: (String, ConfigurationSource)?
-        // Every mistake is collected, so that check-config names them all at once.
         var problems: [ConfigurationError] = []
+        var rest = flags[...]
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("--") else {
                 // Shown only when short: a stray argument may be a value meant for a flag, a secret.
@@ -114,81 +142,9 @@ public enum DaemonSettings {
                 problems.append(ConfigurationError(key: name, source: .flag(name: "--\(name)"), value: value, problem: unknown(name, prefix: "--")))
                 continue
             }
-            flagValues.append((name, value))
+            values.append((name, value))
         }
-        if configPath == nil, let path = environment["GPSTRACKD_CONFIG"], !path.isEmpty {
-            configPath = (path, .environment(variable: "GPSTRACKD_CONFIG"))
-        }
-        // 2. Built-in defaults.
-        var configuration = DaemonConfiguration(
-            deviceID: hostname, stateDirectory: Spool.Configuration.defaultDirectory(environment: environment))
-        var sources: [String: ConfigurationSource] = [:]
-        var values: [String: String] = [:]
-        var warnings: [String] = []
-        func apply(_ name: String, _ value: String, _ source: ConfigurationSource) {
-            guard let key = keys.first(where: { $0.name == name }) else {
-                problems.append(ConfigurationError(key: name, source: source, value: value, problem: unknown(name)))
-                return
-            }
-            if let earlier = sources[name], earlier.isSameKind(as: source) {
-                warnings.append("\(source): \(name) is set again (first at \(earlier)); the later one wins")
-            }
-            if let problem = key.apply(value, &configuration) {
-                problems.append(ConfigurationError(key: name, source: source, value: value, problem: problem))
-                return
-            }
-            sources[name] = source
-            values[name] = value
-        }
-        // 3. The file.
-        let path = configPath?.0 ?? defaultConfigPath
-        var usedPath: String?
-        if let text = try readFile(path, required: configPath != nil, source: configPath?.1) {
-            usedPath = path
-            var body = Substring(text)
-            // A byte-order mark from an editor on another system is not part of the first key.
-            if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
-            // Lines end with LF, CRLF (a file written on Windows) or CR; Swift counts CRLF as one
-            // character, so a split on LF alone would make such a file one line.
-            let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-            for (index, raw) in lines.enumerated() {
-                var line = String(raw)
-                if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]) }
-                let trimmed = line.trimmingSpaces
-                if trimmed.isEmpty { continue }
-                let source = ConfigurationSource.file(path: path, line: index + 1)
-                guard let equals = trimmed.firstIndex(of: "=") else {
-                    // The line may hold a value (a secret) without its '=': name only its first word.
-                    let first = trimmed.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? trimmed
-                    problems.append(ConfigurationError(key: first.count <= 40 ? first : String(first.prefix(12)) + "…", source: source,
-                                                       value: nil, problem: "expected key = value"))
-                    continue
-                }
-                let name = String(trimmed[..<equals]).trimmingSpaces
-                var value = String(String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-                apply(String(name), value, source)
-            }
-        }
-        // 4. The environment.
-        let names = Dictionary(uniqueKeysWithValues: keys.map { (environmentName($0.name), $0.name) })
-        for variable in environment.keys.sorted() where variable.hasPrefix("GPSTRACKD_") && variable != "GPSTRACKD_CONFIG" {
-            guard let name = names[variable] else {
-                let guess = nearestKey(to: String(variable.dropFirst("GPSTRACKD_".count)).lowercased().replacingUnderscores).map { "; did you mean \(environmentName($0))?" }
-                problems.append(ConfigurationError(key: variable, source: .environment(variable: variable), value: environment[variable],
-                                                   problem: "unknown setting; variables are GPSTRACKD_ and a key in upper case with underscores" + (guess ?? "")))
-                continue
-            }
-            apply(name, environment[variable] ?? "", .environment(variable: variable))
-        }
-        // 5. Flags.
-        for (name, value) in flagValues { apply(name, value, .flag(name: "--\(name)")) }
-        if var first = problems.first {
-            first.others = Array(problems.dropFirst())
-            throw first
-        }
-        try validate(&configuration, sources: sources, environment: environment)
-        return Loaded(configuration: configuration, sources: sources, values: values, configPath: usedPath, warnings: warnings)
+        return (values, configPath, problems)
     }
 
     /// Relations between keys, and the embedded default sink.
