@@ -79,11 +79,12 @@ extension TrackerSpacing {
         if let latest = due.latest { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
         // Under a distance rule a choice keeps at most one point more than the wishes it meets:
         // one may be needed to go round wishes the rule forbids together, and more bought only
-        // a smaller excess over the tolerance (`SpacedPath.choice(_:atMost:tolerance:)`). Under
+        // a smaller excess over the tolerance (`SpacedPath.choice(_:atMost:tolerance:)`); none
+        // more for a heartbeat and a corner the rule would store together (`mayMeet`). Under
         // TimeBased the rule keeps the count down itself.
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed,
                               corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)),
-                              mostPoints: filtering == .timeBased ? nil : owed.count + 1)
+                              mostPoints: filtering == .timeBased ? nil : owed.count + (heartbeatWeighed ? 0 : 1))
         let placed = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
         let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, due: due) : []
         return Choice(points: corners.isEmpty ? placed : corners, mustReachEnd: meeting != nil, cornersAlone: !corners.isEmpty)

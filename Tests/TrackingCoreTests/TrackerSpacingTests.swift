@@ -180,6 +180,58 @@ import TrackingCore
         return (track, road, spacing.withheld)
     }
 
+    /// East at 10 m/s from a point kept at 0 s; a heartbeat wished at 60 s, then the corner at
+    /// 65 s (wished 3 s later, once the fixes turn it), north after it, to the end at 100 s.
+    /// With `bend`, the road already bends north-east at 60 s, so the straight line to the corner
+    /// passes 33 m from the heartbeat's fix.
+    static func heartbeatThenACorner(_ filtering: TrackerFiltering, bend: Bool = false) -> (seconds: [Double], withheld: Int, farthest: Double) {
+        var spacing = TrackerSpacing(filtering: filtering)
+        let start = Track.fix(0)
+        spacing.resume(after: start)
+        func place(_ t: Double) -> (east: Double, north: Double) {
+            if bend, t > 60 { return (600 + 7.07 * (t - 60), 7.07 * (t - 60)) }
+            return t <= 65 ? (10 * t, 0) : (650, 10 * (t - 65))
+        }
+        var kept: [KeptLocation] = []
+        var road: [Location] = []
+        for second in 1...100 {
+            let (east, north) = place(Double(second))
+            let fix = Track.fix(Double(second), east: east, north: north, course: second <= 60 || (!bend && second <= 65) ? 90 : bend ? 45 : 0)
+            road.append(fix)
+            let wish: KeptLocation? = switch second {
+            case 60: KeptLocation(location: fix, trigger: .heartbeat)
+            case 68: KeptLocation(location: road[64], trigger: .deviation)
+            default: nil
+            }
+            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+        }
+        kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
+        let track = [start] + kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(filtering.stores(b, after: a)) }
+        let (_, farthest) = SimplificationFidelityTests.compliance(road, track: track, tolerance: 10)
+        return (kept.map { Track.start.seconds(to: $0.location.time) }, spacing.withheld, farthest)
+    }
+
+    /// Without a rule a corner due just after a heartbeat stands in for it (`MotionTriggers`);
+    /// under a distance rule both were kept when they lay far enough apart for the tracker (an
+    /// unseen random road at 5 Hz: 41 points under DistanceBased against 39 without a rule).
+    @Test(arguments: [TrackerFiltering.distanceBased, .accuracyBased])
+    func aHeartbeatHeldIsMetByTheCornerWishedJustAfterIt(filtering: TrackerFiltering) {
+        let (seconds, withheld, farthest) = Self.heartbeatThenACorner(filtering)
+        #expect(seconds == [65, 100], "the corner, then the end, no heartbeat at 60 s: \(seconds)")
+        #expect(withheld == 1, "the heartbeat, held back and counted")
+        #expect(farthest < 1, "the road on the track: \(farthest) m")
+    }
+
+    /// Where the straight line from the last point to the corner would leave the fixes before it
+    /// (the road bends at the heartbeat), the heartbeat's point stays: it is the road's shape.
+    @Test(arguments: [TrackerFiltering.distanceBased, .accuracyBased])
+    func aHeartbeatWhereTheRoadBendsIsKept(filtering: TrackerFiltering) {
+        let (seconds, _, farthest) = Self.heartbeatThenACorner(filtering, bend: true)
+        #expect(seconds.first == 60, "the heartbeat, where the road bends: \(seconds)")
+        #expect(farthest <= 10, "every fix within the tolerance: \(farthest) m")
+    }
+
     /// A stop and a departure where the last point kept stands add nothing the tracker lacks.
     /// Under TimeBased their points forbade the corner as the vehicle pulled away (a random road
     /// of our own at 5 Hz: 98.8 m from the true path; 27.5 m now); under a distance rule the
