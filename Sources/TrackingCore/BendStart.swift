@@ -64,8 +64,8 @@ struct BendStart {
     /// the segment that `end` lies on: the road turned that way.
     private func fits(_ index: Int, towards end: (x: Double, y: Double)) -> Bool {
         let vertex = points[index]
-        // `end` on the segment's left: the road turned left (east and north make a right-handed plane).
-        let side = vertex.x * end.y - vertex.y * end.x
+        // `end` on the segment's left: the road turned left.
+        let side = SpacedPath.side(of: end, from: (0, 0), to: vertex)
         let turn: TurnWatch.Turn = side > 0 ? .left : side < 0 ? .right : .straight
         let room = tolerance * Self.insideShare
         for k in 0..<index where straight[k] && SpacedPath.insideOfABend(points[k], turn, (0, 0), vertex) {

@@ -189,11 +189,17 @@ struct SpacedPath {
     /// segment's left in a right turn): there a fix is measured against `turnShare` of the room,
     /// as the deviation trigger measures it, for the receiver's fixes already cut the bend.
     static func insideOfABend(_ p: (x: Double, y: Double), _ turn: TurnWatch.Turn, _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
-        let side = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+        let side = side(of: p, from: a, to: b)
         switch turn {
         case .right: return side > 0
         case .left: return side < 0
         case .straight: return false
         }
+    }
+
+    /// Which side of the line from `a` to `b` `p` lies on: positive on its left, negative on its
+    /// right, 0 on it (east and north make a right-handed plane).
+    static func side(of p: (x: Double, y: Double), from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> Double {
+        (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
     }
 }
