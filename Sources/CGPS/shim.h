@@ -22,6 +22,14 @@ static inline double gpstrackd_attitude_heading(const struct gps_data_t *data) {
 
 /// The mask bit libgps sets when a read filled `attitude`.
 static inline gps_mask_t gpstrackd_attitude_set(void) { return ATTITUDE_SET; }
+
+/// The receiver's own 1-sigma latitude and longitude errors (metres) from the last GST report,
+/// and that report's time; NaN (and a zero time) when it carried none. `gst` shares the union
+/// with `attitude`: read it only after a read that set `gpstrackd_gst_set()`.
+static inline double gpstrackd_gst_latitude_error(const struct gps_data_t *data) { return data->gst.lat_err_deviation; }
+static inline double gpstrackd_gst_longitude_error(const struct gps_data_t *data) { return data->gst.lon_err_deviation; }
+static inline timespec_t gpstrackd_gst_time(const struct gps_data_t *data) { return data->gst.utctime; }
+static inline gps_mask_t gpstrackd_gst_set(void) { return GST_SET; }
 static inline gps_mask_t gpstrackd_mode_set(void) { return MODE_SET; }
 static inline gps_mask_t gpstrackd_time_set(void) { return TIME_SET; }
 static inline gps_mask_t gpstrackd_latlon_set(void) { return LATLON_SET; }

@@ -18,6 +18,11 @@ import TrackingCore
 /// it waits for the next epoch that starts within `headingMaxAge` of its arrival.
 /// A heading is used at most once; one that arrived too early or too late is not attached.
 ///
+/// Error estimates (GST, the receiver's own statistics) always carry their epoch's time: one goes
+/// to the epoch of that time, pending or the next to start, and its accuracy replaces gpsd's
+/// `eph` there (`ErrorEstimate`). gpsd reports GST after the TPVs of its cycle, while the epoch
+/// is still pending. One for an epoch already emitted is counted and dropped.
+///
 /// Monotonic instants are passed in, so tests drive it without sleeping.
 public struct EpochAssembler: Sendable {
     /// What the assembler counted and skipped.
@@ -40,6 +45,10 @@ public struct EpochAssembler: Sendable {
         public var headingsAttached = 0
         /// Headings that were never attached (too old, or replaced by a newer one).
         public var headingsUnused = 0
+        /// Receiver error estimates whose accuracy a location carries.
+        public var errorEstimatesAttached = 0
+        /// Error estimates for no epoch that was still to be emitted.
+        public var errorEstimatesUnused = 0
         public init() {}
     }
 
@@ -48,6 +57,7 @@ public struct EpochAssembler: Sendable {
         var firstSeen: ContinuousClock.Instant
         var lastSeen: ContinuousClock.Instant
         var heading: Double?
+        var errorEstimate: ErrorEstimate?
     }
 
     /// How long a heading stays eligible for attachment.
@@ -59,6 +69,8 @@ public struct EpochAssembler: Sendable {
     private var pending: Pending?
     private var lastEmittedTime: FixTime?
     private var heldHeading: (value: Double, time: FixTime?, arrived: ContinuousClock.Instant)?
+    /// An error estimate for an epoch not begun yet.
+    private var heldErrorEstimate: ErrorEstimate?
     private var timeline: FixTimeline
     private var notices: [TimelineNotice] = []
 
@@ -147,6 +159,7 @@ public struct EpochAssembler: Sendable {
         }
         if let skipped = timeline.accept(time, at: now) { notices.append(.glitchEnded(skipped: skipped)) }
         var next = Pending(report: report, firstSeen: now, lastSeen: now, heading: nil)
+        next.errorEstimate = takeHeldErrorEstimate(for: time)
         if let held = heldHeading {
             let matches = held.time.map { $0 == time } ?? (now - held.arrived <= headingMaxAge)
             if matches {
@@ -182,6 +195,30 @@ public struct EpochAssembler: Sendable {
         heldHeading = (heading, time, now)
     }
 
+    /// Adds the receiver's error estimate for the epoch of its time.
+    public mutating func addErrorEstimate(_ estimate: ErrorEstimate) {
+        if var current = pending, current.report.time == estimate.time {
+            current.errorEstimate = estimate
+            pending = current
+            return
+        }
+        if let newest = pending?.report.time ?? lastEmittedTime, estimate.time <= newest {
+            counters.errorEstimatesUnused += 1
+            return
+        }
+        if heldErrorEstimate != nil { counters.errorEstimatesUnused += 1 }
+        heldErrorEstimate = estimate
+    }
+
+    /// The held error estimate when it is for `time`; one for an earlier epoch is dropped.
+    private mutating func takeHeldErrorEstimate(for time: FixTime) -> ErrorEstimate? {
+        guard let held = heldErrorEstimate, held.time <= time else { return nil }
+        heldErrorEstimate = nil
+        if held.time == time { return held }
+        counters.errorEstimatesUnused += 1
+        return nil
+    }
+
     /// Emits the pending epoch when no report has added to it for `epochQuietTime`.
     public mutating func flushIfQuiet(at now: ContinuousClock.Instant) -> Location? {
         guard let current = pending, now - current.lastSeen >= epochQuietTime else { return nil }
@@ -203,11 +240,12 @@ public struct EpochAssembler: Sendable {
         pending = nil
         guard let time = current.report.time else { return nil }
         lastEmittedTime = time
-        guard let location = current.report.location(heading: current.heading) else {
+        guard let location = current.report.location(heading: current.heading, errorEstimate: current.errorEstimate) else {
             counters.invalidPosition += 1
             return nil
         }
         if location.heading != nil { counters.headingsAttached += 1 }
+        if current.errorEstimate != nil { counters.errorEstimatesAttached += 1 }
         return location
     }
 }

@@ -22,6 +22,8 @@ extension GPSDReader {
         /// See `EpochAssembler`.
         public var headingMaxAge: Duration
         public var epochQuietTime: Duration
+        /// Whether the receiver's GST statistics give a location's accuracy (`AccuracySource`).
+        public var accuracySource: AccuracySource
 
         public init(
             endpoint: GPSDEndpoint = .standard,
@@ -32,7 +34,8 @@ extension GPSDReader {
             burstWindow: Duration = .milliseconds(100),
             bufferSize: Int = 4096,
             headingMaxAge: Duration = .seconds(1),
-            epochQuietTime: Duration = .milliseconds(1500)
+            epochQuietTime: Duration = .milliseconds(1500),
+            accuracySource: AccuracySource = .gpsd
         ) {
             self.endpoint = endpoint
             self.noDataTimeout = noDataTimeout
@@ -43,6 +46,7 @@ extension GPSDReader {
             self.bufferSize = bufferSize
             self.headingMaxAge = headingMaxAge
             self.epochQuietTime = epochQuietTime
+            self.accuracySource = accuracySource
         }
     }
 }

@@ -248,6 +248,10 @@ public final class GPSDReader: Sendable {
         case let .attitude(heading, time):
             counters.withLock { $0.attitudeReports += 1 }
             if let heading { assembler.addHeading(heading, time: time, at: now) }
+        case let .errorEstimate(estimate):
+            // Counted either way: the count tells an operator whether the receiver sends GST.
+            counters.withLock { $0.errorEstimateReports += 1 }
+            if configuration.accuracySource == .gst { assembler.addErrorEstimate(estimate) }
         case let .malformedAttitude(heading, time):
             counters.withLock {
                 $0.attitudeReports += 1

@@ -6,6 +6,8 @@ public enum GPSDReport: Sendable, Equatable {
     case tpv(TPVReport)
     /// An attitude report; `heading` is the true heading when the report carried one.
     case attitude(heading: Double?, time: FixTime?)
+    /// The receiver's own error statistics for an epoch (GST), when they say something.
+    case errorEstimate(ErrorEstimate)
     /// A malformed ATT line from which the heading could still be read (gpsd 3.22 garbles ATT
     /// when GST data shares its union); `nil` when even that failed.
     case malformedAttitude(heading: Double?, time: FixTime?)
@@ -17,7 +19,8 @@ public enum GPSDReport: Sendable, Equatable {
     case version(release: String)
     /// gpsd reported an error.
     case gpsdError(message: String)
-    /// A message of a class gpstrackd does not use (SKY, GST, DEVICES, WATCH, ...).
+    /// A message of a class gpstrackd does not use (SKY, DEVICES, WATCH, ..., a GST without
+    /// errors).
     case other(className: String)
     /// A line libgps could not parse, or a message with absurd content; counted and skipped.
     case unparsable(line: String)
@@ -40,7 +43,7 @@ extension GPSDReport {
 
     /// Classifies a raw gpsd line for the messages that need no decoded structure:
     /// DEVICE (libgps 3.22 cannot parse `"activated":0`), VERSION, ERROR and unknown classes.
-    /// Returns `nil` for TPV and ATT, whose values come from libgps.
+    /// Returns `nil` for TPV, ATT and GST, whose values come from libgps.
     static func classify(rawLine line: String) -> GPSDReport? {
         line.withCString { classify(RawLine(base: $0)) }
     }
@@ -50,7 +53,7 @@ extension GPSDReport {
             return .unparsable(line: line.text)
         }
         switch className {
-        case "TPV", "ATT":
+        case "TPV", "ATT", "GST":
             return nil
         case "DEVICE":
             let path = line.string(#""path":""#) ?? "unknown device"

@@ -97,6 +97,9 @@ final class GPSDSession {
         if let report = GPSDReport.classify(line) {
             return .report(report)
         }
+        if line.string(#""class":""#) == "GST" {
+            return .report(errorEstimate(set: set))
+        }
         if line.string(#""class":""#) == "ATT" {
             let heading = gpstrackd_attitude_heading(data)
             if set & gpstrackd_attitude_set() != 0, heading.isFinite, line.after(#""heading":"#) != nil {
@@ -117,6 +120,16 @@ final class GPSDSession {
         var byte: UInt8 = 0
         let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         return peeked > 0 || (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    }
+
+    /// A GST report's errors, when libgps read them and they say something.
+    private func errorEstimate(set: gps_mask_t) -> GPSDReport {
+        guard set & gpstrackd_gst_set() != 0 else { return .other(className: "GST") }
+        let stamp = gpstrackd_gst_time(data)
+        let time = stamp.tv_sec > 0 ? FixTime(seconds: Int64(stamp.tv_sec), nanoseconds: Int64(stamp.tv_nsec)) : nil
+        let estimate = ErrorEstimate(
+            time: time, latitudeError: gpstrackd_gst_latitude_error(data), longitudeError: gpstrackd_gst_longitude_error(data))
+        return estimate.map { .errorEstimate($0) } ?? .other(className: "GST")
     }
 
     private func tpvReport(set: gps_mask_t) -> TPVReport {

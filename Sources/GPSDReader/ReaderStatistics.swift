@@ -12,6 +12,8 @@ public struct ReaderStatistics: Sendable, Equatable {
     public var attitudeReports = 0
     /// ATT lines gpsd wrote as invalid JSON (the heading was read from the raw line when present).
     public var malformedAttitude = 0
+    /// GST reports that carried the receiver's own error estimate.
+    public var errorEstimateReports = 0
     /// Locations emitted (one per fix time).
     public var locations = 0
     /// Lines libgps could not parse or gpstrackd could not classify.
@@ -29,10 +31,10 @@ public struct ReaderStatistics: Sendable, Equatable {
 
     /// `key=value` pairs for a one-line summary.
     public var summary: String {
-        "messages=\(messages) bursts=\(bursts) rests=\(rests) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) locations=\(locations) "
+        "messages=\(messages) bursts=\(bursts) rests=\(rests) tpv=\(tpvReports) att=\(attitudeReports) malformed_att=\(malformedAttitude) gst=\(errorEstimateReports) locations=\(locations) "
             + "no_fix=\(epochs.noFix) missing_time=\(epochs.missingTime) invalid_position=\(epochs.invalidPosition) "
             + "repeated_time=\(epochs.repeatedTime) backwards_time=\(epochs.backwardsTime) "
             + "time_glitches=\(epochs.timeGlitches) timeline_rebases=\(epochs.timelineRebases) "
-            + "headings=\(epochs.headingsAttached) unparsable=\(unparsable) reconnects=\(reconnects) oversized_lines=\(oversizedLines) dropped=\(droppedEvents)"
+            + "headings=\(epochs.headingsAttached) error_estimates=\(epochs.errorEstimatesAttached) unparsable=\(unparsable) reconnects=\(reconnects) oversized_lines=\(oversizedLines) dropped=\(droppedEvents)"
     }
 }

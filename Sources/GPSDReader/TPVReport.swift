@@ -95,8 +95,10 @@ public struct TPVReport: Sendable, Equatable {
     }
 
     /// The `Location` for this report, or `nil` when it has no 2D/3D fix, no time or no valid position.
-    /// Altitudes are kept only for a 3D fix (gpsd documents them as valid only then).
-    public func location(heading: Double?) -> Location? {
+    /// Altitudes are kept only for a 3D fix (gpsd documents them as valid only then). The
+    /// receiver's own `errorEstimate` for the epoch, when there is one, gives the horizontal
+    /// accuracy in place of gpsd's.
+    public func location(heading: Double?, errorEstimate: ErrorEstimate? = nil) -> Location? {
         guard let mode = FixMode(gpsdMode: mode), let time, let latitude, let longitude else { return nil }
         return Location(
             time: time,
@@ -109,7 +111,7 @@ public struct TPVReport: Sendable, Equatable {
             speed: speed,
             climb: mode == .threeD ? climb : nil,
             heading: heading,
-            horizontalAccuracy: horizontalAccuracy,
+            horizontalAccuracy: errorEstimate?.horizontalAccuracy ?? horizontalAccuracy,
             verticalAccuracy: mode == .threeD ? verticalAccuracy : nil,
             speedAccuracy: eps,
             courseAccuracy: epd,
