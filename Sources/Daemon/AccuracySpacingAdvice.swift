@@ -34,6 +34,7 @@ struct AccuracySpacingAdvice {
             + "(the median of the last \(Self.sample) points sent), so the tracker stores no point nearer the last one than about "
             + "\(Int(spacing.rounded())) m and cuts the corners between them. DistanceBased keeps points \(Int(TrackerFiltering.distance)) m apart: "
             + "aws location update-tracker --tracker-name \(tracker) --position-filtering DistanceBased "
-            + "(or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
+            + "(or, where the receiver sends NMEA GST, accuracy-source = gst to send its own figure; "
+            + "or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
     }
 }

@@ -95,6 +95,12 @@ extension DaemonSettings {
             .described(nil, "seconds without a fix report from gpsd before reconnecting"),
         number("burst-window", 0...1, { $0.burstWindow = $1 }, { format($0.burstWindow) })
             .described(nil, "seconds the reader rests after the first message of a burst before reading the rest together"),
+        Key(name: "accuracy-source", secret: false, apply: { value, c in
+            guard let source = AccuracySource(rawValue: value) else { return "must be gpsd or gst" }
+            c.accuracySource = source
+            return nil
+        }, show: { $0.accuracySource.rawValue })
+            .described("gpsd|gst", "a fix's horizontal accuracy: gpsd's eph, or the receiver's own NMEA GST statistics (2DRMS) where it sends them"),
         text("device-id", { $0.deviceID = $1 }, { $0.deviceID })
             .described("ID", "the device ID positions are stored under"),
         text("state-dir", { $0.stateDirectory = $1 }, { $0.stateDirectory })

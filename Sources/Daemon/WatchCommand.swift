@@ -15,7 +15,8 @@ public struct WatchCommand: Sendable {
 
     /// Runs until SIGINT/SIGTERM or until stdout goes away.
     public func run() async -> ExitCode {
-        let reader = GPSDReader(configuration: .init(endpoint: options.endpoint, noDataTimeout: options.noDataTimeout))
+        let reader = GPSDReader(configuration: .init(
+            endpoint: options.endpoint, noDataTimeout: options.noDataTimeout, accuracySource: options.accuracySource))
         let logger = self.logger
         let stops = UnixSignals([SIGINT, SIGTERM])
         let signals = Task {

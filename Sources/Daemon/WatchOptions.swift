@@ -5,6 +5,8 @@ import TrackingCore
 public struct WatchOptions: Sendable, Equatable {
     public var endpoint = GPSDEndpoint.standard
     public var noDataTimeout: Duration = .seconds(10)
+    /// `--accuracy-source`, as the daemon's key.
+    public var accuracySource = AccuracySource.gpsd
     public var logLevel: LogLevel = .info
     public var logFormat: LogFormat?
     /// `--filter`: print only the fixes the filter chain keeps.
@@ -42,6 +44,12 @@ public struct WatchOptions: Sendable, Equatable {
                     throw CommandLineError("--no-data-timeout '\(text)' must be a number of seconds from 1 to 3600")
                 }
                 options.noDataTimeout = .milliseconds(Int64(seconds * 1000))
+            case "--accuracy-source":
+                let text = try required()
+                guard let source = AccuracySource(rawValue: text) else {
+                    throw CommandLineError("--accuracy-source '\(text)' must be gpsd or gst")
+                }
+                options.accuracySource = source
             case "--log-level":
                 let text = try required()
                 guard let level = LogLevel(text) else {

@@ -28,6 +28,9 @@ import TrackingCore
         #expect(c.connectionKeepalive == 45, "under the 60 s idle timeout of many NATs")
         #expect(try load(["--connection-keepalive", "0"]).configuration.connectionKeepalive == 0, "0: no keepalives")
         #expect(try load(["--burst-window", "0"]).configuration.burstWindow == 0, "0 reads each message as it comes")
+        #expect(c.accuracySource == .gpsd, "gpsd's figure unless the operator asks for the receiver's GST")
+        #expect(try load(["--accuracy-source", "gst"]).configuration.accuracySource == .gst)
+        #expect(try load([], environment: ["GPSTRACKD_ACCURACY_SOURCE": "gst"]).configuration.accuracySource == .gst)
     }
 
     @Test func flagBeatsEnvironmentBeatsFileBeatsDefault() throws {
@@ -69,6 +72,7 @@ import TrackingCore
         BadCase(file: "# x\nbatch-size = 11\n", message: ":2: batch-size = '11': must be a whole number from 1 to 10"),
         BadCase(file: "burst-window = 2\n", message: ":1: burst-window = '2': must be a number from 0 to 1"),
         BadCase(file: "batch-size\n", message: ":1: batch-size: expected key = value"),
+        BadCase(file: "accuracy-source = receiver\n", message: ":1: accuracy-source = 'receiver': must be gpsd or gst"),
         BadCase(file: "", environment: ["GPSTRACKD_MAX_REQUEST_RATE": "100"],
                 message: "environment GPSTRACKD_MAX_REQUEST_RATE: max-request-rate = '100': must be a number from 0.1 to 50"),
         BadCase(file: "", environment: ["GPSTRACKD_COLOUR": "red"], message: "environment GPSTRACKD_COLOUR: GPSTRACKD_COLOUR (value not shown): unknown setting"),

@@ -29,6 +29,7 @@ import Testing
         (["watch", "--bogus"], "unknown option '--bogus'"),
         (["fly"], "unknown command 'fly'"),
         (["watch", "--no-data-timeout", "0"], "--no-data-timeout '0' must be a number of seconds"),
+        (["watch", "--accuracy-source", "receiver"], "--accuracy-source 'receiver' must be gpsd or gst"),
         (["watch", "--max-deviation", "5"], "--max-deviation is a filter setting; add --filter"),
         (["watch", "--filter", "--max-deviation", "-3"], "--max-deviation '-3' must be a number from 0.5 to 10000"),
         (["watch", "--filter", "--min-mode", "4d"], "--min-mode '4d' must be 2d or 3d"),

@@ -18,6 +18,8 @@ import TrackingCore
         var status: [String: Any]
         /// The Prometheus text the daemon last wrote.
         var metrics: String
+        /// Every update the emulator received, as it holds them (`Stored` says whether it kept it).
+        var positions: [[String: Any]] = []
     }
 
     static func truth(_ name: String) throws -> [TrackFidelity.PathPoint] {
@@ -33,7 +35,7 @@ import TrackingCore
     /// Replays `drive` with the emulator's tracker set to `mode` (nil: leave its default) and the
     /// daemon's `tracker-filtering` given by `setting`.
     static func drive(_ drive: String, emulatorMode: String?, emulatorConfig: [String: Any] = [:], setting: String = "auto",
-                      label: String, prepare: (String) throws -> Void = { _ in }) async throws -> Run {
+                      label: String, settings: [String] = [], prepare: (String) throws -> Void = { _ in }) async throws -> Run {
         let directory = TestPaths.temporaryDirectory("filtering-\(label)")
         let emulator = try await TrackerEmulator.start(directory: directory)
         defer { emulator.stop() }
@@ -52,7 +54,7 @@ import TrackingCore
         let common = ["--tracker", "fleet", "--region", "eu-west-1", "--endpoint", emulator.endpoint.description, "--device-id", "truck-\(label)"]
         let daemon = try ChildProcess("/usr/bin/env", ["-i"] + environment + [TestPaths.gpstrackd, "run", "--config", "/dev/null",
             "--gpsd", gpsd.endpoint, "--state-dir", state, "--upload-interval", "1", "--log-format", "text",
-            "--tracker-filtering", setting, "--metrics-file", directory.appendingPathComponent("gpstrackd.prom").path] + common,
+            "--tracker-filtering", setting, "--metrics-file", directory.appendingPathComponent("gpstrackd.prom").path] + settings + common,
             directory: directory, name: "daemon")
         defer { daemon.terminate() }
         let statusPath = state + "/status.json"
@@ -83,7 +85,7 @@ import TrackingCore
         let all = try await emulator.control("/_emu/positions?all=1")["positions"] as? [[String: Any]] ?? []
         let ignored = all.filter { $0["Stored"] as? Bool == false }.count
         let metrics = (try? String(contentsOfFile: directory.appendingPathComponent("gpstrackd.prom").path, encoding: .utf8)) ?? ""
-        return Run(daemon: daemon, kept: kept, stored: stored, ignored: ignored, status: final, metrics: metrics)
+        return Run(daemon: daemon, kept: kept, stored: stored, ignored: ignored, status: final, metrics: metrics, positions: all)
     }
 
     @Test(arguments: ["TimeBased", "DistanceBased", "AccuracyBased", "none"])
@@ -122,6 +124,24 @@ import TrackingCore
 
     /// Every fix of an NMEA log (its RMC sentences): the track the receiver itself drew, whose
     /// distance from the true path is the floor no choice of its fixes can beat.
+    /// The same drive and tracker with the receiver's own GST figures as the accuracies sent
+    /// (1.8-3.5 m an axis; 5-10 m as 2DRMS, against gpsd's 13-27 m): the tracker's rule lets the
+    /// stored points come nearer each other, and the U-turn is kept within the issue's bound.
+    @Test func underAccuracyBasedTheReceiversGSTKeepsTheUTurn() async throws {
+        let run = try await Self.drive("drive-seed7.nmea", emulatorMode: "AccuracyBased", label: "gst", settings: ["--accuracy-source", "gst"])
+        let fidelity = TrackFidelity(kept: run.stored, path: try Self.truth("drive-seed7.truth.jsonl"))
+        print("tracker AccuracyBased end to end with the receiver's GST: kept \(run.kept), stored \(run.stored.count), "
+            + "max distance from the true path \(String(format: "%.1f", fidelity.maxDeviation)) m, "
+            + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km")
+        #expect(run.ignored == 0, "no position sent is left unstored")
+        #expect(run.stored.count == run.kept, "every kept position reaches the history")
+        #expect(fidelity.maxDeviation <= 12.1, "seed 7: the issue's 12 m, or 1.2x the every-fix floor of 10.1 m")
+        #expect(fidelity.pointsPerKilometre <= 4)
+        let accuracies = run.positions.compactMap { (($0["Accuracy"] as? [String: Any])?["Horizontal"] as? NSNumber)?.doubleValue }
+        #expect(accuracies.count == run.kept && accuracies.allSatisfy { $0 > 4 && $0 < 11 }, "the GST figures were sent: \(accuracies)")
+        #expect(!run.daemon.stderr.contains("--position-filtering DistanceBased"), "no advice to leave AccuracyBased: \(run.daemon.stderr)")
+    }
+
     static func everyFix(_ name: String) throws -> [Location] {
         try String(contentsOfFile: TestPaths.fixture(name), encoding: .utf8).split(whereSeparator: \.isNewline).compactMap { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

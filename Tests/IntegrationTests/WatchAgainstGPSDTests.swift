@@ -157,6 +157,48 @@ struct WatchAgainstGPSDTests {
             + "for this receiver, create or update the tracker with --position-filtering AccuracyBased"), "\(watch.stderr)")
     }
 
+    /// make_drive's receiver sends GST each second (its 1-sigma errors, 1.8-3.5 m an axis), which
+    /// gpsd 3.22 leaves out of the TPV's `eph` (19 m times the HDOP). Two watches read the same
+    /// gpsd: with `--accuracy-source gst` each fix's accuracy is its own second's GST as 2DRMS,
+    /// without it gpsd's figure, as before.
+    @Test("with accuracy-source gst, a fix's accuracy is the receiver's GST of its own second")
+    func gstGivesTheAccuracyOfItsOwnSecond() async throws {
+        let log = TestPaths.fixture("drive-seed7.nmea")
+        var gstBySecond: [String: Double] = [:]
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") where line.hasPrefix("$GPGST") {
+            let fields = line.split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count > 7, let latitude = Double(fields[6]), let longitude = Double(fields[7]) else { continue }
+            gstBySecond[String(fields[1].prefix(6))] = (200 * (latitude * latitude + longitude * longitude).squareRoot()).rounded() / 100
+        }
+        #expect(gstBySecond.count > 800, "the log's GST sentences")
+        let directory = TestPaths.temporaryDirectory("gst")
+        let gpsd = try await GPSFake.start(log: log, cycle: 0.002, directory: directory)
+        defer { gpsd.kill() }
+        let own = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint, "--accuracy-source", "gst"],
+                                   directory: directory, name: "watch-gst")
+        defer { own.terminate() }
+        let gpsdFigure = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
+        defer { gpsdFigure.terminate() }
+        for watch in [own, gpsdFigure] {
+            #expect(await ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") }, "\(watch.stderr)")
+            watch.send(SIGTERM)
+            #expect(await watch.waitForExit(timeout: 5) && watch.terminationStatus == 0)
+        }
+        func key(_ location: WatchLine) -> String { location.time.dropFirst(11).prefix(8).replacingOccurrences(of: ":", with: "") }
+        let withGST = try own.stdoutLines.map(WatchLine.init)
+        #expect(withGST.count > 700, "\(withGST.count) fixes:\n\(own.stderr)")
+        for location in withGST {
+            #expect(location.numbers["horizontalAccuracy"] == gstBySecond[key(location)], "accuracy at \(location.time)")
+        }
+        let fromGPSD = try gpsdFigure.stdoutLines.map(WatchLine.init)
+        let differing = fromGPSD.filter { $0.numbers["horizontalAccuracy"] != gstBySecond[key($0)] }
+        #expect(fromGPSD.count > 700 && differing.count == fromGPSD.count, "gpsd's figure without the key")
+        #expect(own.stderr.contains("error_estimates="), "the summary counts them: \(own.stderr)")
+        // A median near 7 m: AccuracyBased would keep this receiver's points about 14 m apart.
+        #expect(own.stderr.contains("nearer than DistanceBased's 30 m; for this receiver, create or update the tracker with "
+            + "--position-filtering AccuracyBased"), "\(own.stderr)")
+    }
+
     @Test("headings are the receiver's HDT of the same second")
     func headingMatchesHDTOfSameEpoch() async throws {
         let log = TestPaths.fixture("drive-seed7.nmea")

@@ -69,7 +69,7 @@ struct DaemonParts {
         let live = LiveState(stage: stage)
         let reader = GPSDReader(configuration: .init(
             endpoint: c.gpsd, noDataTimeout: .milliseconds(Int64(c.noDataTimeout * 1000)),
-            burstWindow: .milliseconds(Int64(c.burstWindow * 1000)))) { event in
+            burstWindow: .milliseconds(Int64(c.burstWindow * 1000)), accuracySource: c.accuracySource)) { event in
             // On the reader's thread, in order: a fix lost is decided after the fixes before it
             // and before the ones after it, however busy the machine is.
             if case let .location(location) = event {
