@@ -6,10 +6,11 @@ import TrackingCore
 ///
 /// gpsd 3.22 does not fold it into the TPV's `eph`: for an NMEA receiver `eph` is 19 m times the
 /// HDOP whatever the receiver says of itself (13-27 m on make_drive's drives, whose fixes are
-/// about 4 m rms off the road; the receivers' GST there says 2-4 m an axis). An AccuracyBased
+/// about 4 m rms off the road; its GST there says 1.8-3.5 m an axis). An AccuracyBased
 /// tracker stores no update nearer the last than both accuracies summed, so gpsd's figure spaces
 /// the stored points 40-50 m apart and cuts corners a receiver's own estimate would keep.
-/// The estimate replaces `eph` for the epoch of the same time (`EpochAssembler`).
+/// With `accuracy-source = gst` the estimate replaces `eph` for the epoch of the same time
+/// (`EpochAssembler`, `AccuracySource`).
 public struct ErrorEstimate: Sendable, Equatable {
     /// The epoch the statistics are for.
     public var time: FixTime
@@ -32,8 +33,7 @@ public struct ErrorEstimate: Sendable, Equatable {
     /// square (2DRMS), the radius that holds 95-98 % of fixes and the figure receivers' data
     /// sheets quote. It is of the order gpsd means by `eph` (a 95 % figure where it knows one),
     /// and what Amazon Location means by `Accuracy.Horizontal`: the largest distance to expect
-    /// between the measured and the true position. In centimetres: the errors come in tenths of
-    /// a metre or coarser.
+    /// between the measured and the true position. Rounded to the centimetre.
     public var horizontalAccuracy: Double {
         (200 * (latitudeError * latitudeError + longitudeError * longitudeError).squareRoot()).rounded() / 100
     }
