@@ -110,10 +110,18 @@ import TrackingCore
         // The true path is within the receiver's own error of the fixes, and the fixes within the
         // tolerance of the track: that sum is what a track can promise.
         #expect(report.truth.maxDeviation <= MotionTriggers.coneShare * 10 + report.noise + 0.5, "within the receiver's error of the fixes' track")
-        // Seed 43's first corner is missed by 3 cm: the receiver's fixes there are up to 10.6 m
-        // inside the true corner themselves (a regression bound for it, the target for the rest).
-        let truthBound = drive == "drive-seed43" ? 12.1 : max(12, 1.2 * report.floor)
-        #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
+        let truthBound = max(12, 1.2 * report.floor)
+        if drive == "drive-seed43" {
+            // Seed 43's first corner is missed by 3 cm: the receiver's fixes there are up to
+            // 10.6 m inside the true corner themselves. The miss is recorded as known, not hidden
+            // (the test says so when it is gone), and 12.1 m holds it against getting worse.
+            #expect(report.truth.maxDeviation <= 12.1, "no farther than the known miss")
+            withKnownIssue("seed 43's first corner, 12.03 m: the receiver's own fixes stand inside it") {
+                #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
+            }
+        } else {
+            #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
+        }
         #expect(report.kept <= report.optimumWithHeartbeat * 6 / 5 + 1, "close to the fewest points a track with the heartbeat needs")
         #expect(report.parked <= 4, "at most two points per parked period")
     }
