@@ -7,6 +7,8 @@ Tests/TrackingCoreTests/Fixtures/<name>.locations.jsonl (what `gpstrackd watch` 
         [--gpstrackd .build/debug/gpstrackd]
     python3 Tests/Routes/record.py --nmea drive.nmea --truth drive.truth.jsonl --name drive-seed7
 
+--accuracy-source gst records each fix's accuracy as the receiver's own GST (watch's option).
+
 The first form draws the drive with make_routes.py; the second records a log drawn elsewhere
 (make_drive.py's). gpsfake feeds as soon as gpsd listens, so the log is preceded by sentences
 without a fix (a minute a hertz of the rate, 2.4 s of the replay): watch connects during them and
@@ -57,6 +59,7 @@ def main():
     ap.add_argument("--rate", type=int, default=1)
     ap.add_argument("--name", required=True)
     ap.add_argument("--gpstrackd", default=os.path.join(ROOT, ".build", "debug", "gpstrackd"))
+    ap.add_argument("--accuracy-source", choices=("gpsd", "gst"), default="gpsd", help="watch's --accuracy-source")
     ap.add_argument("--out-dir", default=FIXTURES,
                     help="where the two files go (default: the test fixtures); check-unseen records elsewhere")
     a = ap.parse_args()
@@ -85,7 +88,8 @@ def main():
         time.sleep(0.1)
     out = os.path.join(a.out_dir, a.name + ".locations.jsonl")
     with open(out, "w") as sink:
-        watch = subprocess.Popen([a.gpstrackd, "watch", "--gpsd", "127.0.0.1:%d" % port], stdout=sink, stderr=subprocess.DEVNULL)
+        watch = subprocess.Popen([a.gpstrackd, "watch", "--gpsd", "127.0.0.1:%d" % port, "--accuracy-source", a.accuracy_source],
+                                 stdout=sink, stderr=subprocess.DEVNULL)
         fake.wait()
         time.sleep(2)
         watch.terminate()
