@@ -97,10 +97,10 @@ final class GPSDSession {
         if let report = GPSDReport.classify(line) {
             return .report(report)
         }
-        if line.string(#""class":""#) == "GST" {
+        switch line.string(#""class":""#) {
+        case "GST":
             return .report(errorEstimate(set: set))
-        }
-        if line.string(#""class":""#) == "ATT" {
+        case "ATT":
             let heading = gpstrackd_attitude_heading(data)
             if set & gpstrackd_attitude_set() != 0, heading.isFinite, line.after(#""heading":"#) != nil {
                 return .report(.attitude(heading: heading, time: GPSDReport.time(of: line)))
@@ -109,6 +109,8 @@ final class GPSDSession {
             // union): `"device":"...",,"time":"...""heading":89.750,...`. libgps gives up on it;
             // the heading itself is intact, so take it from the raw line.
             return .report(GPSDReport.salvageAttitude(line))
+        default:
+            break
         }
         guard set & gpstrackd_mode_set() != 0 else { return .report(.unparsable(line: line.text)) }
         return .report(.tpv(tpvReport(set: set)))
