@@ -96,7 +96,7 @@ extension DaemonSettings {
         number("burst-window", 0...1, { $0.burstWindow = $1 }, { format($0.burstWindow) })
             .described(nil, "seconds the reader rests after the first message of a burst before reading the rest together"),
         Key(name: "accuracy-source", secret: false, apply: { value, c in
-            guard let source = AccuracySource(rawValue: value) else { return "must be gpsd or gst" }
+            guard let source = AccuracySource(rawValue: value) else { return "must be " + AccuracySource.choices }
             c.accuracySource = source
             return nil
         }, show: { $0.accuracySource.rawValue })

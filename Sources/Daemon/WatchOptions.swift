@@ -47,7 +47,7 @@ public struct WatchOptions: Sendable, Equatable {
             case "--accuracy-source":
                 let text = try required()
                 guard let source = AccuracySource(rawValue: text) else {
-                    throw CommandLineError("--accuracy-source '\(text)' must be gpsd or gst")
+                    throw CommandLineError("--accuracy-source '\(text)' must be \(AccuracySource.choices)")
                 }
                 options.accuracySource = source
             case "--log-level":

@@ -9,4 +9,7 @@
 public enum AccuracySource: String, Sendable, CaseIterable {
     case gpsd
     case gst
+
+    /// What a value must be, for the key's and watch's errors: "gpsd or gst".
+    public static var choices: String { allCases.map(\.rawValue).joined(separator: " or ") }
 }
