@@ -188,7 +188,9 @@ def main():
             burst = max(0, burst - 1)
             noise = 1.0 if speed >= 0.5 else 1.8
             mlat, mlon = offset(lat, lon, drift_n + extra_n + rnd.gauss(0, noise), drift_e + extra_e + rnd.gauss(0, noise))
-            error = math.hypot(drift_n, drift_e) + (math.hypot(extra_n, extra_e) * 0.6 if burst > 0 else 0) + 2.0
+            # The receiver reports each epoch of a burst, its last too, with part of the burst in
+            # its error (HDOP, GST).
+            error = math.hypot(drift_n, drift_e) + math.hypot(extra_n, extra_e) * 0.6 + 2.0
             hms = t.strftime("%H%M%S") + ".%02d" % (t.microsecond // 10000)
             date = t.strftime("%d%m%y")
             la, ns = angle(mlat, 2, "NS")
