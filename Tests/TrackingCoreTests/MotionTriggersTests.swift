@@ -273,6 +273,32 @@ import TrackingCore
         #expect(kept.map(\.trigger) == [.first, .final])
     }
 
+    /// Standing at the origin for 30 s, pulling away east at 31 s at 10 m/s, 8 m north of the
+    /// line until 36 s and back on it by 56 s. With `gap`, no fix from 31 s to 35 s (the gate
+    /// rejected them: a red light's multipath).
+    func departure(gap: Bool) -> (kept: [KeptLocation], exit: Location, fixes: [Location]) {
+        var fixes = (0...30).map { Track.fix(Double($0), speed: 0) }
+        fixes += ((gap ? 36 : 31)...100).map { second in
+            Track.fix(Double(second), east: Double(second - 30) * 10, north: 8 * min(1, max(0, Double(56 - second) / 20)))
+        }
+        return (Self.kept(fixes), fixes[31], fixes)
+    }
+
+    @Test func aDepartureSeenOnlyAfterAGapEndsItNearWhereTheVehicleWasSeenAgain() {
+        // Random road 303: the way out of a red light into a roundabout, its first 6 s of fixes
+        // rejected, was cut by 17 m when the first fix seen had the whole tolerance.
+        let (kept, exit, fixes) = departure(gap: true)
+        let (_, farthest) = SimplificationFidelityTests.compliance([exit], track: kept.map(\.location), tolerance: 10)
+        #expect(farthest <= 5.05, "the first fix after the gap \(farthest) m off the kept track")
+        #expect(kept.map(\.trigger).filter { $0 == .deviation }.count == 1, "one point for the gap's end: \(kept.map(\.trigger))")
+        let (beyond, _) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0)
+    }
+
+    @Test func aDepartureSeenFromItsFirstFixHasTheWholeTolerance() {
+        #expect(departure(gap: false).kept.map(\.trigger) == [.first, .final])
+    }
+
     @Test func withoutTheGapTheWholeToleranceHolds() {
         // The same road with every fix: the 8 m are the tolerance's, no point needed.
         func north(_ second: Int) -> Double {
