@@ -18,6 +18,10 @@ import TrackingCore
         var beyond: Int
         var farthest: Double
         var truth: TrackFidelity
+        /// The every-fix floor: how far from the true path the track through every fix that
+        /// passed the gate lies, the track sending all the daemon would send draws. The fixes the
+        /// gate rejects are no track's: with them, a road's multipath bursts set the floor at
+        /// 15-21 m (random roads 101, 202, 303) and the bound with it.
         var floor: Double
         /// The farthest a moving fix that passed the gate lies from where the vehicle truly was.
         var noise: Double
@@ -51,7 +55,7 @@ import TrackingCore
             optimumWithHeartbeat: FewestPoints.count(passed, tolerance: configuration.maxDeviation, maxInterval: configuration.maxInterval, isMoving: isMoving),
             beyond: beyond, farthest: farthest,
             truth: fidelity,
-            floor: TrackFidelity(kept: locations, path: truth.map(\.point)).maxDeviation,
+            floor: TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation,
             noise: noise(moving, truth),
             parked: kept.filter { phaseByTime[$0.location.time] == "parked" }.count,
             worstPhase: fidelity.worstTime.flatMap { phaseByTime[$0] } ?? "-", offPath: offPath(track, truth), summary: chain.counters.summary)
@@ -98,6 +102,13 @@ import TrackingCore
         "route-random101-1hz", "route-random101-10hz", "route-random202-5hz", "route-random303-1hz", "route-random1004-1hz",
     ]
 
+    /// Drives whose track misses the distance bound, as measured: recorded as known, not hidden
+    /// (the test says so when one is gone), each held against getting worse.
+    static let knownMisses: [String: (atMost: Double, why: String)] = [
+        "drive-seed43": (12.1, "seed 43's first corner, 12.03 m: the receiver's fixes stand up to 10.6 m inside the true corner themselves"),
+        "route-random101-10hz": (12.7, "random road 101 at 10 Hz, 12.67 m in an S-curve, against 12 m (its every-fix floor 9.1 m)"),
+    ]
+
     @Test(arguments: drives)
     func keepsCloseToTheFewestPointsAndEveryMovingFixWithinTheTolerance(drive: String) async throws {
         let report = try await offThePool { try Self.measure(drive) }
@@ -111,12 +122,9 @@ import TrackingCore
         // tolerance of the track: that sum is what a track can promise.
         #expect(report.truth.maxDeviation <= MotionTriggers.coneShare * 10 + report.noise + 0.5, "within the receiver's error of the fixes' track")
         let truthBound = max(12, 1.2 * report.floor)
-        if drive == "drive-seed43" {
-            // Seed 43's first corner is missed by 3 cm: the receiver's fixes there are up to
-            // 10.6 m inside the true corner themselves. The miss is recorded as known, not hidden
-            // (the test says so when it is gone), and 12.1 m holds it against getting worse.
-            #expect(report.truth.maxDeviation <= 12.1, "no farther than the known miss")
-            withKnownIssue("seed 43's first corner, 12.03 m: the receiver's own fixes stand inside it") {
+        if let known = Self.knownMisses[drive] {
+            #expect(report.truth.maxDeviation <= known.atMost, "no farther than the known miss")
+            withKnownIssue(Comment(rawValue: known.why)) {
                 #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
             }
         } else {
