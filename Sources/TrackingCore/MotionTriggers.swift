@@ -193,12 +193,11 @@ public struct MotionTriggers: Sendable {
         for moving in wayOut.dropLast() where moving.location.time > (lastKept ?? last).time {
             hold(moving.location, .straight, afterGap: moving.afterGap)
         }
-        let departsAfterGap = wayOut.last.map { $0.location.time == fix.time && $0.afterGap } ?? false
         wayOut.removeAll(keepingCapacity: true)
         fastRun = 0
         beforeFastRun = nil
         turns.reset()
-        hold(fix, .straight, afterGap: departsAfterGap)
+        hold(fix, .straight, afterGap: endsGap(fix))
         return out
     }
 
