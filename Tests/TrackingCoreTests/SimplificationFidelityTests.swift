@@ -19,9 +19,9 @@ import TrackingCore
         var farthest: Double
         var truth: TrackFidelity
         /// The every-fix floor: how far from the true path the track through every fix that
-        /// passed the gate lies, the track sending all the daemon would send draws. The fixes the
-        /// gate rejects are no track's: with them, a road's multipath bursts set the floor at
-        /// 15-21 m (random roads 101, 202, 303) and the bound with it.
+        /// passed the gate lies (the track the daemon would draw if it sent all it may send). The
+        /// fixes the gate rejects are no track's: with them, a road's multipath bursts set the
+        /// floor at 15-21 m (random roads 101, 202, 303) and the bound with it.
         var floor: Double
         /// The farthest a moving fix that passed the gate lies from where the vehicle truly was.
         var noise: Double
