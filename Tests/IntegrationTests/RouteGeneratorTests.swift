@@ -27,31 +27,22 @@ import TrackingCore
         var errors: [String: Double] = [:]
         for line in try String(contentsOfFile: nmea, encoding: .utf8).split(whereSeparator: \.isNewline) {
             let fields = line.split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            if fields[0] == "$GPGGA", let latitude = angle(fields[2], fields[3]), let longitude = angle(fields[4], fields[5]) {
-                positions[fields[1]] = (latitude, longitude)
+            if fields[0] == "$GPGGA", let latitude = Double(fields[2]), let longitude = Double(fields[4]) {
+                positions[fields[1]] = (TrackerFilteringTests.degrees(nmea: latitude, fields[3]), TrackerFilteringTests.degrees(nmea: longitude, fields[5]))
             } else if fields[0] == "$GPGST", let error = Double(fields[6]) {
                 errors[fields[1]] = error
             }
         }
         var (ratio, epochs) = (0.0, 0)
-        for line in try String(contentsOfFile: truthPath, encoding: .utf8).split(whereSeparator: \.isNewline) {
-            let truth = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
-            guard let time = truth["time"] as? String, let latitude = truth["lat"] as? Double, let longitude = truth["lon"] as? Double else { continue }
-            // "2026-11-02T09:00:01.200Z" -> "090001.20"
-            let clock = Array(time.dropFirst(11))
+        for truth in try TrackerFilteringTests.truth(atPath: truthPath) {
+            // "2026-11-02T09:00:01.200Z" -> "090001.20", the sentences' time field
+            let clock = Array(truth.time.iso8601.dropFirst(11))
             let key = String(clock[0..<2] + clock[3..<5] + clock[6..<8]) + "." + String(clock[9..<11])
             guard let position = positions[key], let error = errors[key], error > 0 else { continue }
-            ratio = max(ratio, Geodesy.distance((position.latitude, position.longitude), (latitude, longitude)) / error)
+            ratio = max(ratio, Geodesy.distance((position.latitude, position.longitude), (truth.latitude, truth.longitude)) / error)
             epochs += 1
         }
         return (ratio, epochs)
-    }
-
-    /// An NMEA angle (ddmm.mmmm or dddmm.mmmm) and its hemisphere, in degrees.
-    static func angle(_ value: String, _ hemisphere: String) -> Double? {
-        guard let raw = Double(value) else { return nil }
-        let degrees = (raw / 100).rounded(.towardZero) + raw.truncatingRemainder(dividingBy: 100) / 60
-        return hemisphere == "S" || hemisphere == "W" ? -degrees : degrees
     }
 
     /// The canyon's bursts of reflected signal and a random road's: every epoch of a burst, the

@@ -23,7 +23,12 @@ import TrackingCore
     }
 
     static func truth(_ name: String) throws -> [TrackFidelity.PathPoint] {
-        try String(contentsOfFile: TestPaths.fixture(name), encoding: .utf8).split(whereSeparator: \.isNewline).compactMap { line in
+        try truth(atPath: TestPaths.fixture(name))
+    }
+
+    /// A drive's ground truth (make_drive.py's or make_routes.py's JSON lines).
+    static func truth(atPath path: String) throws -> [TrackFidelity.PathPoint] {
+        try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).compactMap { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let time = (object["time"] as? String).flatMap(FixTime.init(iso8601:)),
                   let lat = (object["lat"] as? NSNumber)?.doubleValue, let lon = (object["lon"] as? NSNumber)?.doubleValue
@@ -149,10 +154,14 @@ import TrackingCore
             let (hh, mm, ss) = (f[1].prefix(2), f[1].dropFirst(2).prefix(2), f[1].dropFirst(4))
             let (day, month, year) = (f[9].prefix(2), f[9].dropFirst(2).prefix(2), f[9].dropFirst(4))
             guard let time = FixTime(iso8601: "20\(year)-\(month)-\(day)T\(hh):\(mm):\(ss)Z") else { return nil }
-            let latitude = (lat / 100).rounded(.down) + lat.truncatingRemainder(dividingBy: 100) / 60
-            let longitude = (lon / 100).rounded(.down) + lon.truncatingRemainder(dividingBy: 100) / 60
-            return Location(time: time, mode: .threeD, latitude: f[4] == "S" ? -latitude : latitude, longitude: f[6] == "W" ? -longitude : longitude)
+            return Location(time: time, mode: .threeD, latitude: degrees(nmea: lat, f[4]), longitude: degrees(nmea: lon, f[6]))
         }
+    }
+
+    /// An NMEA angle (ddmm.mmmm, dddmm.mmmm) and its hemisphere, in degrees.
+    static func degrees(nmea value: Double, _ hemisphere: String) -> Double {
+        let degrees = (value / 100).rounded(.down) + value.truncatingRemainder(dividingBy: 100) / 60
+        return hemisphere == "S" || hemisphere == "W" ? -degrees : degrees
     }
 
     /// Roads of our own (`make_routes.py --route random --seed 404 | 505`: turns at other
