@@ -173,17 +173,23 @@ import TrackingCore
         let fidelity = TrackFidelity(kept: run.stored, path: path)
         let floor = TrackFidelity(kept: try Self.everyFix("route-random\(road)-1hz.nmea"), path: path).maxDeviation
         print("tracker \(mode), random road \(road) end to end: kept \(run.kept), stored \(run.stored.count), ignored \(run.ignored), "
-            + "max distance from the true path \(String(format: "%.1f", fidelity.maxDeviation)) m (every-fix floor \(String(format: "%.1f", floor)) m), "
+            + "max distance from the true path \(String(format: "%.1f", fidelity.maxDeviation)) m (every recorded fix's track \(String(format: "%.1f", floor)) m), "
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km over \(String(format: "%.1f", fidelity.pathKilometres)) km, "
             + "worst at \(fidelity.worstTime?.iso8601 ?? "-")")
         #expect(run.ignored == 0, "no position sent is left unstored")
         #expect(run.stored.count == run.kept, "every kept position reaches the history")
+        // The issue's 12 m, without the every-fix floor: the track through every recorded fix
+        // includes those the gate rejects (the unit suites' floor leaves them out), and 12 m is
+        // the stricter bound here.
         if road == "505" {
             // A 560 m curve at 28 m/s: chords 8 m off fixes that stand ~6 m off the road; what the
-            // filter keeps (both modes alike) is 14.0 m from it. The issue's 12 m is not met here.
-            #expect(fidelity.maxDeviation <= 14.5)
+            // filter keeps (both modes alike) is 14.0 m from it. Recorded as known, held at 14.5 m.
+            #expect(fidelity.maxDeviation <= 14.5, "no farther than the known miss")
+            withKnownIssue("random road 505's long curve at 28 m/s, 14.0 m from the true path") {
+                #expect(fidelity.maxDeviation <= 12, "the issue's 12 m")
+            }
         } else {
-            #expect(fidelity.maxDeviation <= max(12, 1.2 * floor), "the issue's 12 m, or 1.2x the every-fix floor")
+            #expect(fidelity.maxDeviation <= 12, "the issue's 12 m")
         }
     }
 
