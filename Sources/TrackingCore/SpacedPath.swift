@@ -174,8 +174,14 @@ struct SpacedPath {
 
     /// The turn at each fix (`TurnWatch`), none where the vehicle stands. By index: zipped with
     /// `standing`, each fix was copied to be read (3 % of the spacing's instructions at 1 Hz).
+    ///
+    /// Over five seconds only, without the triggers' sharp two-second reading: where the rule
+    /// forces a segment off the fixes (a U-turn 30 m across under DistanceBased), the choice
+    /// weighs each option's excess on the bends' insides, and the U-turn's entry read as a bend
+    /// moved it to a chord 14.7 m from the true path (make_drive seed 11; 11.0 m without; with
+    /// it, seed 510 under DistanceBased 12.0 -> 12.2 m as well, and nothing came nearer).
     static func turns(_ fixes: [Location], standing: [Bool]) -> [TurnWatch.Turn] {
-        var watch = TurnWatch()
+        var watch = TurnWatch(readsSharpBends: false)
         return fixes.indices.map { index in
             guard !standing[index] else {
                 watch.reset()

@@ -1,10 +1,10 @@
 import Testing
 import TrackingCore
 
-/// Which way the vehicle turns, from the course over the last five seconds.
+/// Which way the vehicle turns, from the course over the last five seconds (and two).
 @Suite struct TurnWatchTests {
-    func turns(_ courses: [Double], every interval: Double = 1) -> [TurnWatch.Turn] {
-        var watch = TurnWatch()
+    func turns(_ courses: [Double], every interval: Double = 1, readsSharpBends: Bool = true) -> [TurnWatch.Turn] {
+        var watch = TurnWatch(readsSharpBends: readsSharpBends)
         return courses.enumerated().map { watch.turn(at: Track.fix(Double($0.offset) * interval, course: $0.element)) }
     }
 
@@ -32,6 +32,25 @@ import TrackingCore
         // fix to the next, nothing over five seconds.
         let wander = (0..<100).map { 90 + ($0 % 2 == 0 ? 2.0 : -2.0) }
         #expect(Set(turns(wander, every: 0.1)) == [.straight])
+    }
+
+    @Test func anSCurvesSecondBendIsReadWhereTheFiveSecondsCancel() {
+        // 6°/s to the right for 6 s, then 6°/s to the left: 2 and 3 s past the inflection the
+        // five seconds hold as much of each bend (1.2°/s, no bend); the last two say left.
+        let courses: [Double] = (0..<14).map { (t: Int) -> Double in t <= 6 ? 90 + 6 * Double(t) : 126 - 6 * Double(t - 6) }
+        let read = turns(courses)
+        #expect(read[4...7].allSatisfy { $0 == .right }, "\(read)")
+        #expect(read[8...].allSatisfy { $0 == .left }, "the second bend from 2 s in: \(read)")
+        let fiveSecondsOnly = turns(courses, readsSharpBends: false)
+        #expect(fiveSecondsOnly[8...9].allSatisfy { $0 == .straight } && fiveSecondsOnly[10...].allSatisfy { $0 == .left }, "\(fiveSecondsOnly)")
+    }
+
+    @Test func aSharpReadingDoesNotOverruleTheFiveSeconds() {
+        // A corner's exit: 90° in 5 s, then straight. The five seconds still see the corner
+        // while the last two see none, and the corner's side stands until they pass it.
+        let courses: [Double] = (0..<14).map { (t: Int) -> Double in 90 + 18 * Double(min(t, 5)) }
+        let read = turns(courses)
+        #expect(read[1...9].allSatisfy { $0 == .right } && read[10...].allSatisfy { $0 == .straight }, "\(read)")
     }
 
     @Test func withoutACourseNothingIsSaid() {
