@@ -46,11 +46,13 @@ import TrackingCore
     }
 
     @Test func aSharpReadingDoesNotOverruleTheFiveSeconds() {
-        // A corner's exit: 90° in 5 s, then straight. The five seconds still see the corner
-        // while the last two see none, and the corner's side stands until they pass it.
-        let courses: [Double] = (0..<14).map { (t: Int) -> Double in 90 + 18 * Double(min(t, 5)) }
+        // A roundabout's exit: 12°/s to the right for 6 s, then 30° to the left in a second and
+        // straight on. At the exit the last two seconds say left (9°/s) and the five still say
+        // right (3.6°/s): the five stand. A second later they see no bend, and the two are read.
+        let courses: [Double] = (0..<12).map { (t: Int) -> Double in t <= 6 ? 90 + 12 * Double(t) : 132 }
         let read = turns(courses)
-        #expect(read[1...9].allSatisfy { $0 == .right } && read[10...].allSatisfy { $0 == .straight }, "\(read)")
+        #expect(read[7] == .right, "the exit: \(read)")
+        #expect(read[8] == .left, "\(read)")
     }
 
     @Test func withoutACourseNothingIsSaid() {
