@@ -31,6 +31,11 @@ public struct FilterChain: Sendable {
         public var kept: [KeptLocation]
         /// Why the fix itself was rejected, if it was.
         public var rejection: RejectionReason?
+        /// The fixes that passed the gate with this one: those it held, then this one unless
+        /// the gate holds it (see `QualityGate`).
+        public var passed: [Location] = []
+        /// Fixes the gate held and now rejects as an excursion (outliers).
+        public var recalled: [Location] = []
     }
 
     public private(set) var gate: QualityGate
@@ -40,7 +45,7 @@ public struct FilterChain: Sendable {
 
     /// Fixes the stages hold for decisions still open: with `MemoryLayout<Location>.stride`, the
     /// memory the filter holds beyond its fixed fields.
-    public var heldFixes: Int { triggers.heldFixes + spacing.heldFixes }
+    public var heldFixes: Int { gate.heldFixes + triggers.heldFixes + spacing.heldFixes }
 
     public init(configuration: FilterConfiguration) {
         gate = QualityGate(configuration: configuration)
@@ -71,15 +76,20 @@ public struct FilterChain: Sendable {
     public mutating func process(_ location: Location, clock: ClockReading) -> Decision {
         counters.fixesIn += 1
         let restarts = gate.timelineRestarts
-        if let reason = gate.check(location, clock: clock) {
-            counters.rejected[reason, default: 0] += 1
-            return Decision(kept: [], rejection: reason)
-        }
+        let verdict = gate.judge(location, clock: clock)
+        if let reason = verdict.rejection { counters.rejected[reason, default: 0] += 1 }
+        if !verdict.recalled.isEmpty { counters.rejected[.outlier, default: 0] += verdict.recalled.count }
         // The receiver's time was rebased: the track so far is on the old time, start anew.
         if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
-        let kept = spacing.process(location, kept: triggers.process(location))
+        return Decision(kept: keep(verdict.passed), rejection: verdict.rejection, passed: verdict.passed, recalled: verdict.recalled)
+    }
+
+    /// Runs fixes that passed the gate through the triggers and the tracker's spacing.
+    private mutating func keep(_ passed: [Location]) -> [KeptLocation] {
+        var kept: [KeptLocation] = []
+        for location in passed { kept += spacing.process(location, kept: triggers.process(location)) }
         count(kept)
-        return Decision(kept: kept, rejection: nil)
+        return kept
     }
 
     private mutating func count(_ kept: [KeptLocation]) {
@@ -87,19 +97,22 @@ public struct FilterChain: Sendable {
         counters.withheld = spacing.withheld
     }
 
-    /// At the end of the stream: the last fix when the vehicle was moving (see `MotionTriggers.finish`),
-    /// within the tracker's spacing.
+    /// At the end of the stream: the fixes the gate holds pass, then the last fix when the vehicle
+    /// was moving (see `MotionTriggers.finish`), within the tracker's spacing.
     public mutating func finish() -> [KeptLocation] {
+        let released = keep(gate.release())
         let kept = spacing.finish(triggers.finish())
         count(kept)
-        return kept
+        return released + kept
     }
 
-    /// The fixes stopped coming for now: what the tracker's spacing holds back is decided (see
+    /// The fixes stopped coming for now: the fixes the gate holds pass (no fix will come back soon
+    /// to show them an excursion), and what the tracker's spacing holds back is decided (see
     /// `TrackerSpacing.pause`); the triggers go on as they were.
     public mutating func pause() -> [KeptLocation] {
+        let released = keep(gate.release())
         let kept = spacing.pause()
         count(kept)
-        return kept
+        return released + kept
     }
 }

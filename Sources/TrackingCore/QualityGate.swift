@@ -16,7 +16,26 @@ import Glibc
 /// an outlier. The excursion ends when a fix is back, within a receiver's noise, where the
 /// velocities of the fixes since put the vehicle; one that lasts `maxExcursion` is the receiver's
 /// real position after all (it had been wrong), and is followed.
+///
+/// A reflection can also move a fix by less than `jumpLimit` (12-14 m), which a receiver's noise
+/// also does now and then, so one such fix proves nothing: the gate holds it (a suspect), and the
+/// fixes that follow it, until a fix says which it was. A fix back where the velocities since the
+/// fix before the suspect put the vehicle, and away from where they put the held ones, ends an
+/// excursion: the held fixes are rejected (`Verdict.recalled`). Otherwise, `maxExcursion` after the
+/// suspect, they pass. Without it a random road of our own kept a point 17 m off the true path,
+/// and another took 3 s of reflections for the road and then 7 s of the road for an excursion.
 public struct QualityGate: Sendable {
+    /// What the gate decided on one fix, and on the fixes it held before it.
+    public struct Verdict: Sendable, Equatable {
+        /// Fixes that passed, in time order: held ones it released, then this one unless the gate
+        /// holds or rejects it.
+        public var passed: [Location] = []
+        /// Why this fix was rejected, if it was.
+        public var rejection: RejectionReason?
+        /// Held fixes this one showed to be an excursion (outliers), in time order.
+        public var recalled: [Location] = []
+    }
+
     /// See above: 15 m, above the 6-13 m that a receiver's own wander and noise move a fix from its
     /// dead-reckoned place in one epoch, below the jumps of multipath.
     static let jumpLimit = 15.0
@@ -25,6 +44,8 @@ public struct QualityGate: Sendable {
     /// The share of `jumpLimit` within which a fix ends an excursion (9 m): back within a
     /// receiver's noise of the road, not merely nearer than the jump that began it.
     static let returnShare = 0.6
+    /// The most a step may turn (degrees) for a fix off its reckoning to be held as a suspect.
+    static let steadyTurn = 30.0
     /// The longest time between two fixes that counts as the next epoch.
     static let epochGap = 2.0
     public var configuration: FilterConfiguration
@@ -38,8 +59,13 @@ public struct QualityGate: Sendable {
     private var excursionSince: FixTime?
     /// Where the velocities put the vehicle at the last fix of the excursion, if one is going on.
     private var reckoned: Reckoned?
+    /// The suspect and the fixes after it, while the gate waits to tell an excursion (see above).
+    private var held: [Location] = []
+    /// The last fix accepted before the held ones, and where the velocities since put the vehicle
+    /// at the newest held fix, on the plane about it.
+    private var anchor: (fix: Location, place: Reckoned)?
 
-    /// A place reached by dead reckoning, on the plane about the last accepted fix.
+    /// A place reached by dead reckoning, on the plane about the fix it was reckoned from.
     private struct Reckoned {
         var time: FixTime
         var x: Double
@@ -51,59 +77,111 @@ public struct QualityGate: Sendable {
         self.configuration = configuration
     }
 
-    /// `nil` when `location` passes (and becomes the last accepted fix), else the reason it failed.
-    public mutating func check(_ location: Location, clock: ClockReading) -> RejectionReason? {
-        if let reason = staticCheck(location, clock: clock) { return reason }
-        if let last = lastAccepted, location.time <= last.time {
-            guard confirmsNewPlace(location) else { return .stale }
-            accept(location)
-            timelineRestarts += 1
-            return nil
+    /// Fixes the gate holds (a suspect and those after it): memory it holds, bounded by time.
+    public var heldFixes: Int { held.count }
+
+    /// Judges one fix; the verdict may also release or recall fixes held before it.
+    public mutating func judge(_ location: Location, clock: ClockReading) -> Verdict {
+        if let reason = staticCheck(location, clock: clock) {
+            return Verdict(passed: releaseIfOverdue(at: location.time), rejection: reason)
         }
+        if let last = lastAccepted, location.time <= last.time {
+            guard confirmsNewPlace(location) else { return Verdict(rejection: .stale) }
+            timelineRestarts += 1
+            return Verdict(passed: release() + accept(location))
+        }
+        if comesBack(location) {
+            let recalled = held
+            held = []
+            anchor = nil
+            return Verdict(passed: accept(location), recalled: recalled)
+        }
+        let released = releaseIfOverdue(at: location.time)
         if let last = lastAccepted {
             let seconds = last.time.seconds(to: location.time)
             let speed = Geodesy.distance(last, location) / seconds
             if speed > configuration.maxSpeed {
                 if confirmsNewPlace(location) {
-                    accept(location)
-                    return nil
+                    return Verdict(passed: released + release() + accept(location))
                 }
                 // A jump no vehicle drives (at 10 Hz, a multipath jump's first fix) begins an
                 // excursion as one the velocity does not explain does.
                 if excursionSince == nil { excursionSince = location.time }
-                reckoned = reckoning(from: last, to: location)
-                return .outlier
+                reckoned = Self.step(from: reckoned ?? Self.start(at: last), to: location)
+                return Verdict(passed: released, rejection: .outlier)
             }
-            if isExcursion(from: last, to: location) { return .outlier }
+            if isExcursion(from: last, to: location) { return Verdict(passed: released, rejection: .outlier) }
         }
-        accept(location)
-        return nil
+        return Verdict(passed: released + accept(location))
     }
 
-    /// `location` passes: it is the last accepted fix, and no excursion or run of outliers goes on.
-    private mutating func accept(_ location: Location) {
+    /// The fixes the gate holds, passed now (the fixes stopped coming, or the stream ended).
+    public mutating func release() -> [Location] {
+        defer {
+            held = []
+            anchor = nil
+        }
+        return held
+    }
+
+    /// `location` passes: it is the last accepted fix, and no excursion or run of outliers goes
+    /// on. Returned to pass now, unless the gate holds fixes, which it then joins.
+    private mutating func accept(_ location: Location) -> [Location] {
         candidates = []
         excursionSince = nil
         reckoned = nil
         lastAccepted = location
+        guard let (fix, place) = anchor else { return [location] }
+        held.append(location)
+        anchor = (fix, Self.step(from: place, to: location) ?? place)
+        return []
+    }
+
+    /// The held fixes, passed when the first is `maxExcursion` old: an offset that lasts is the
+    /// receiver's word, as for an excursion.
+    private mutating func releaseIfOverdue(at time: FixTime) -> [Location] {
+        guard let first = held.first, first.time.seconds(to: time) >= Self.maxExcursion else { return [] }
+        return release()
+    }
+
+    /// Whether the gate holds fixes and `location` is back within a receiver's noise of where the
+    /// velocities since the anchor put the vehicle, and not of where they put the held fixes.
+    private func comesBack(_ location: Location) -> Bool {
+        guard let (fix, place) = anchor, let newest = held.last,
+              let road = Self.step(from: place, to: location),
+              let aside = Self.step(from: Self.start(at: newest), to: location) else { return false }
+        return Self.distance(of: location, from: road, about: fix) <= Self.noise(over: fix.time.seconds(to: location.time))
+            && Self.distance(of: location, from: aside, about: newest) > Self.noise(over: newest.time.seconds(to: location.time))
+    }
+
+    /// How far a fix a receiver's noise and wander alone move from its dead-reckoned place, at
+    /// most, `seconds` after the fix reckoned from.
+    private static func noise(over seconds: Double) -> Double {
+        jumpLimit * returnShare + jumpGrowth * seconds
     }
 
     /// Whether `location` lies off where the receiver's velocities since `last` put it, as a
     /// multipath jump does, and the excursion is still young enough to be one. An excursion
     /// begins beyond `jumpLimit` and ends within `returnShare` of it: a reflection that shrinks
     /// below the jump that began it is still one (a random road of our own at 10 Hz: 4 s of fixes
-    /// 13-16 m north of the road, taken for it, and a kept point 15.8 m off the true path).
+    /// 13-16 m north of the road, taken for it, and a kept point 15.8 m off the true path). A fix
+    /// between a receiver's noise and a jump, with no excursion going on, is a suspect: the gate
+    /// holds it (`anchor`).
     private mutating func isExcursion(from last: Location, to location: Location) -> Bool {
         let seconds = last.time.seconds(to: location.time)
         // After a gap (a tunnel, a receiver restart) the velocities say little about the way
         // between; an excursion begins from the epoch before it. A fix that is no excursion is
         // accepted, which ends the one going on (`accept`).
         guard seconds <= (excursionSince == nil ? Self.epochGap : Self.maxExcursion + Self.epochGap),
-              let place = reckoning(from: last, to: location) else { return false }
-        let p = LocalPlane(latitude: last.latitude, longitude: last.longitude).project(location)
-        let (dx, dy) = (p.x - place.x, p.y - place.y)
-        let limit = excursionSince == nil ? Self.jumpLimit : Self.jumpLimit * Self.returnShare
-        guard (dx * dx + dy * dy).squareRoot() > limit + Self.jumpGrowth * seconds else { return false }
+              let place = Self.step(from: reckoned ?? Self.start(at: last), to: location) else { return false }
+        let distance = Self.distance(of: location, from: place, about: last)
+        if excursionSince == nil, distance <= Self.jumpLimit + Self.jumpGrowth * seconds {
+            if anchor == nil, distance > Self.noise(over: seconds), Self.reckonsWell(from: last, to: location) {
+                anchor = (last, place)
+            }
+            return false
+        }
+        guard distance > Self.noise(over: seconds) else { return false }
         let since = excursionSince ?? location.time
         guard since.seconds(to: location.time) < Self.maxExcursion else { return false }
         excursionSince = since
@@ -111,23 +189,37 @@ public struct QualityGate: Sendable {
         return true
     }
 
-    /// Where the receiver's velocities put `location`'s time, on the plane about `last`: from
-    /// `last` or from the place reckoned for the fix before, each step at the mean of its two
-    /// ends' velocities. The velocities come from the Doppler shift, which a reflection leaves
-    /// alone, so the reckoning follows a turn taken during an excursion (from `last` alone, a
-    /// ramp's 90 degrees in 6 s put the road 17 m from where it was).
-    private func reckoning(from last: Location, to location: Location) -> Reckoned? {
-        guard let v1 = Self.velocity(location) else { return nil }
-        let from: Reckoned
-        if let reckoned {
-            from = reckoned
-        } else {
-            guard let v0 = Self.velocity(last) else { return nil }
-            from = Reckoned(time: last.time, x: 0, y: 0, velocity: v0)
-        }
+    /// Where the receiver's velocities put `location`'s time: from the place reckoned for the fix
+    /// before, at the mean of the two fixes' velocities. The velocities come from the Doppler
+    /// shift, which a reflection leaves alone, so the reckoning follows a turn taken during an
+    /// excursion (from its first fix alone, a ramp's 90 degrees in 6 s put the road 17 m from
+    /// where it was).
+    private static func step(from: Reckoned?, to location: Location) -> Reckoned? {
+        guard let from, let v1 = velocity(location) else { return nil }
         let step = from.time.seconds(to: location.time)
         return Reckoned(time: location.time, x: from.x + (from.velocity.x + v1.x) / 2 * step,
                         y: from.y + (from.velocity.y + v1.y) / 2 * step, velocity: v1)
+    }
+
+    /// Whether the step from `last` to `location` is one the reckoning follows to within a
+    /// receiver's noise: both moving, and turning less than `steadyTurn`. A parked receiver's
+    /// wander is no excursion, and a roundabout taken at 20 m/s turns 80 degrees in a second,
+    /// which the mean of two velocities misses by more than a reflection moves a fix.
+    private static func reckonsWell(from last: Location, to location: Location) -> Bool {
+        guard let a = velocity(last), let b = velocity(location), a != (0, 0), b != (0, 0) else { return false }
+        let cosine = (a.x * b.x + a.y * b.y) / ((a.x * a.x + a.y * a.y) * (b.x * b.x + b.y * b.y)).squareRoot()
+        return cosine >= cos(steadyTurn * .pi / 180)
+    }
+
+    /// `fix` as the start of a reckoning, on the plane about it.
+    private static func start(at fix: Location) -> Reckoned? {
+        velocity(fix).map { Reckoned(time: fix.time, x: 0, y: 0, velocity: $0) }
+    }
+
+    /// How far `location` lies from `place`, on the plane about `origin`.
+    private static func distance(of location: Location, from place: Reckoned, about origin: Location) -> Double {
+        let p = LocalPlane(latitude: origin.latitude, longitude: origin.longitude).project(location)
+        return ((p.x - place.x) * (p.x - place.x) + (p.y - place.y) * (p.y - place.y)).squareRoot()
     }
 
     /// East and north metres a second, from the receiver's speed and course.

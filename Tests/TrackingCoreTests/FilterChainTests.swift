@@ -17,6 +17,22 @@ import TrackingCore
         #expect(chain.counters.summary == "in=6 kept=2 (first=1 heartbeat=1) rejected=3 (accuracy=1 stale=1 outlier=1)")
     }
 
+    @Test func recalledFixesCountAsOutliersAndHeldOnesReachTheTrackAtTheEnd() {
+        var chain = FilterChain(configuration: FilterConfiguration())
+        // East at 10 m/s; seconds 10-12 are 13 m north and second 13 is back: an excursion.
+        let drive = (0...13).map { Track.fix(Double($0), east: Double($0) * 10, north: (10...12).contains($0) ? 13 : 0) }
+        let decisions = drive.map { chain.process($0, clock: Track.synced) }
+        #expect(decisions[13].recalled == Array(drive[10...12]))
+        #expect(decisions[13].passed == [drive[13]])
+        #expect(chain.counters.rejected == [.outlier: 3])
+        // Second 14 is 12 m north and the stream ends there: held, then passed at the end, and
+        // the track reaches it.
+        let last = Track.fix(14, east: 140, north: 12)
+        #expect(chain.process(last, clock: Track.synced).passed.isEmpty)
+        #expect(chain.heldFixes > 0)
+        #expect(chain.finish().last == KeptLocation(location: last, trigger: .final))
+    }
+
     @Test func keptTimesIncreaseAndPassTheGateOnRandomSequences() {
         for seed in 1...20 {
             var generator = SplitMix(seed: UInt64(seed))

@@ -66,14 +66,18 @@ import TrackingCore
     {
         var chain = FilterChain(configuration: configuration)
         var kept: [KeptLocation] = []
-        var passed: [Location] = []
+        var rejected: Set<Int> = []
+        var recalled: Set<FixTime> = []
         let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
-        for location in locations {
+        for (index, location) in locations.enumerated() {
             let decision = chain.process(location, clock: clock)
-            if decision.rejection == nil { passed.append(location) }
+            if decision.rejection != nil { rejected.insert(index) }
+            recalled.formUnion(decision.recalled.map(\.time))
             kept += decision.kept
         }
         kept += chain.finish()
+        // Every fix the gate neither rejected nor recalled passed, at once or when it was released.
+        let passed = locations.indices.filter { !rejected.contains($0) && !recalled.contains(locations[$0].time) }.map { locations[$0] }
         return (kept, chain, passed)
     }
 

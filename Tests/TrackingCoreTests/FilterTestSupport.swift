@@ -46,3 +46,10 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
+
+extension QualityGate {
+    /// This fix's own rejection; a fix the gate holds is not rejected (yet).
+    mutating func check(_ location: Location, clock: ClockReading) -> RejectionReason? {
+        judge(location, clock: clock).rejection
+    }
+}

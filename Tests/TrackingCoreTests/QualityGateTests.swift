@@ -100,9 +100,16 @@ import TrackingCore
 
 /// Multipath excursions: jumps the receiver's own velocity does not explain.
 @Suite struct ExcursionTests {
+    /// Each fix's fate: rejected at once, or held and then recalled (an outlier too).
     func reasons(_ fixes: [Location]) -> [RejectionReason?] {
         var gate = QualityGate(configuration: FilterConfiguration())
-        return fixes.map { gate.check($0, clock: Track.synced) }
+        var reasons: [RejectionReason?] = []
+        for fix in fixes {
+            let verdict = gate.judge(fix, clock: Track.synced)
+            let recalled = Set(verdict.recalled.map(\.time))
+            reasons = zip(fixes, reasons).map { recalled.contains($0.time) ? .outlier : $1 } + [verdict.rejection]
+        }
+        return reasons
     }
 
     @Test func aJumpAsideThatComesBackIsRejectedWhileItLasts() {
@@ -119,6 +126,53 @@ import TrackingCore
         let fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 == 10 ? 20 : (11...14).contains($0) ? 14 : 0) }
         let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
         #expect(rejected == [10, 11, 12, 13, 14])
+    }
+
+    @Test func aReflectionSmallerThanAJumpIsRejectedOnceTheFixesComeBack() {
+        // East at 10 m/s, 1 Hz: seconds 10-12 are 13 m north, less than the jump limit (a
+        // receiver's noise moves a fix that far now and then), and second 13 is back on the road.
+        let fixes = (0...20).map { Track.fix(Double($0), east: Double($0) * 10, north: (10...12).contains($0) ? 13 : 0) }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == [10, 11, 12])
+        // Held, not passed, until second 13 says what they were.
+        var gate = QualityGate(configuration: FilterConfiguration())
+        let verdicts = fixes.map { gate.judge($0, clock: Track.synced) }
+        #expect(verdicts[10...12].allSatisfy { $0.passed.isEmpty && $0.rejection == nil })
+        #expect(verdicts[13].recalled.map(\.time) == fixes[10...12].map(\.time))
+        #expect(verdicts[13].passed == [fixes[13]])
+        #expect(gate.heldFixes == 0)
+    }
+
+    @Test func aSmallOffsetThatLastsIsPassedAfterTheLongestExcursion() {
+        // From second 10 on, 12 m north for good: held from second 10, all passed at second 18.
+        let fixes = (0...25).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 >= 10 ? 12 : 0) }
+        #expect(reasons(fixes).allSatisfy { $0 == nil })
+        var gate = QualityGate(configuration: FilterConfiguration())
+        let passed = fixes.map { gate.judge($0, clock: Track.synced).passed.map(\.time) }
+        #expect(passed[10..<18].allSatisfy { $0.isEmpty })
+        #expect(passed[18] == fixes[10...18].map(\.time))
+        #expect(passed.joined().elementsEqual(fixes.map(\.time)), "every fix passes, once, in time order")
+    }
+
+    @Test func theFixesHeldWhenTheStreamStopsAreReleased() {
+        var gate = QualityGate(configuration: FilterConfiguration())
+        let fixes = (0...11).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 == 11 ? 12 : 0) }
+        #expect(fixes.map { gate.judge($0, clock: Track.synced).passed.count } == Array(repeating: 1, count: 11) + [0])
+        #expect(gate.release() == [fixes[11]])
+        #expect(gate.heldFixes == 0)
+    }
+
+    @Test func aTurnTheReckoningCannotFollowAndAParkedWanderAreNotHeld() {
+        // East at 20 m/s, then a roundabout's entry: 80 degrees in a second, 12 m from where the
+        // mean of the two velocities puts the fix.
+        var gate = QualityGate(configuration: FilterConfiguration())
+        for n in 0...10 { _ = gate.judge(Track.fix(Double(n), east: Double(n) * 20, speed: 20), clock: Track.synced) }
+        let entry = Track.fix(11, east: 200, north: -12, speed: 20, course: 170)
+        #expect(gate.judge(entry, clock: Track.synced).passed == [entry])
+        // Parked: the fixes wander 10 m with no velocity to reckon by.
+        var parked = QualityGate(configuration: FilterConfiguration())
+        let wander = (0...6).map { Track.fix(Double($0), east: $0 % 2 == 0 ? 0 : 10, speed: 0) }
+        #expect(wander.map { parked.judge($0, clock: Track.synced).passed.count } == Array(repeating: 1, count: 7))
     }
 
     @Test func atTenHertzAJumpTooFastToBeDrivenBeginsAnExcursion() {
