@@ -49,12 +49,13 @@ final class FilterStage: Sendable {
             }
             let clock = ClockReading(now: wall, synchronized: s.synchronized)
             let decision = s.chain.process(location, clock: clock)
+            let recalled = RejectionEpisodes.recalled(decision.recalled)
             let message = s.episodes.record(decision.rejection, location, configuration: s.chain.configuration, clock: clock)
             // Handed on under the lock: a pause on another thread must not overtake them.
             for position in decision.kept { onKept(position) }
             let filtering = s.chain.configuration.trackerFiltering
             let advice = decision.kept.compactMap { s.advice?.observe($0.location, under: filtering) }.map { (LogLevel.warning, $0) }
-            return (message.map { [$0] } ?? []) + advice
+            return [recalled, message].compactMap { $0 } + advice
         }
         for (level, text) in messages { logger.log(level, text) }
     }

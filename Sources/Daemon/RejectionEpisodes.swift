@@ -24,6 +24,13 @@ struct RejectionEpisodes {
         return (Self.level(reason), "rejecting fixes (\(reason)): " + Self.explain(reason, location, configuration, clock))
     }
 
+    /// One line for fixes the gate held and then rejected, when the fixes after them came back
+    /// where the receiver's velocity put the vehicle (a multipath excursion, see `QualityGate`).
+    static func recalled(_ fixes: [Location]) -> (LogLevel, String)? {
+        guard let first = fixes.first, let last = fixes.last else { return nil }
+        return (.debug, "rejected \(fixes.count) fixes from \(first.time) to \(last.time) (outlier): they left where the receiver's velocity put the vehicle, and the fixes after them came back")
+    }
+
     /// Rejections that mean something is wrong with the receiver or the clock are warnings;
     /// ordinary noise (poor accuracy, a lost fix, a stray jump) is debug.
     private static func level(_ reason: RejectionReason) -> LogLevel {

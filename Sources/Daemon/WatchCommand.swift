@@ -50,6 +50,7 @@ public struct WatchCommand: Sendable {
             }
             let clock = SystemClockStatus.read()
             let decision = filter.process(location, clock: clock)
+            if let (level, message) = RejectionEpisodes.recalled(decision.recalled) { logger.log(level, message) }
             if let (level, message) = episodes.record(decision.rejection, location, configuration: filter.configuration, clock: clock) {
                 logger.log(level, message)
             }
