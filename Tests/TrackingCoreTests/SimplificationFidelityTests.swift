@@ -137,6 +137,9 @@ import TrackingCore
             #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
         }
         #expect(report.parked <= 4, "at most two points per parked period")
+        // A fix a reflection put off the road must not become a point (the gate's excursions);
+        // the receiver's own noise leaves the fixes that pass within 15 m of the road.
+        #expect(report.offPath == 0, "no kept point more than 15 m off the true path")
     }
 
     /// The 1 Hz drive of the same road as a 10 Hz one, when the drives measured include it.
