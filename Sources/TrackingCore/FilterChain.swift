@@ -29,13 +29,13 @@ public struct FilterChain: Sendable {
     public struct Decision: Sendable, Equatable {
         /// Locations to store, in time order (a trigger may keep an earlier fix).
         public var kept: [KeptLocation]
+        /// The gate's verdict on the fix, and on the fixes it held before it (see `QualityGate`).
+        public var verdict: QualityGate.Verdict
+
         /// Why the fix itself was rejected, if it was.
-        public var rejection: RejectionReason?
-        /// The fixes that passed the gate with this one: those it held, then this one unless
-        /// the gate holds it (see `QualityGate`).
-        public var passed: [Location] = []
+        public var rejection: RejectionReason? { verdict.rejection }
         /// Fixes the gate held and now rejects as an excursion (outliers).
-        public var recalled: [Location] = []
+        public var recalled: [Location] { verdict.recalled }
     }
 
     public private(set) var gate: QualityGate
@@ -81,13 +81,19 @@ public struct FilterChain: Sendable {
         if !verdict.recalled.isEmpty { counters.rejected[.outlier, default: 0] += verdict.recalled.count }
         // The receiver's time was rebased: the track so far is on the old time, start anew.
         if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
-        return Decision(kept: keep(verdict.passed), rejection: verdict.rejection, passed: verdict.passed, recalled: verdict.recalled)
+        var kept = keep(verdict.released)
+        if verdict.passes {
+            let more = spacing.process(location, kept: triggers.process(location))
+            count(more)
+            kept = kept.isEmpty ? more : kept + more
+        }
+        return Decision(kept: kept, verdict: verdict)
     }
 
-    /// Runs fixes that passed the gate through the triggers and the tracker's spacing.
-    private mutating func keep(_ passed: [Location]) -> [KeptLocation] {
+    /// Runs fixes the gate held and released through the triggers and the tracker's spacing.
+    private mutating func keep(_ released: [Location]) -> [KeptLocation] {
         var kept: [KeptLocation] = []
-        for location in passed { kept += spacing.process(location, kept: triggers.process(location)) }
+        for location in released { kept += spacing.process(location, kept: triggers.process(location)) }
         count(kept)
         return kept
     }

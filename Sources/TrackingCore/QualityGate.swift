@@ -27,9 +27,10 @@ import Glibc
 public struct QualityGate: Sendable {
     /// What the gate decided on one fix, and on the fixes it held before it.
     public struct Verdict: Sendable, Equatable {
-        /// Fixes that passed, in time order: held ones it released, then this one unless the gate
-        /// holds or rejects it.
-        public var passed: [Location] = []
+        /// Held fixes that pass now, in time order (almost always none: no array is made then).
+        public var released: [Location] = []
+        /// Whether this fix passes now (neither held nor rejected), after the released ones.
+        public var passes = false
         /// Why this fix was rejected, if it was.
         public var rejection: RejectionReason?
         /// Held fixes this one showed to be an excursion (outliers), in time order.
@@ -83,18 +84,18 @@ public struct QualityGate: Sendable {
     /// Judges one fix; the verdict may also release or recall fixes held before it.
     public mutating func judge(_ location: Location, clock: ClockReading) -> Verdict {
         if let reason = staticCheck(location, clock: clock) {
-            return Verdict(passed: releaseIfOverdue(at: location.time), rejection: reason)
+            return Verdict(released: releaseIfOverdue(at: location.time), rejection: reason)
         }
         if let last = lastAccepted, location.time <= last.time {
             guard confirmsNewPlace(location) else { return Verdict(rejection: .stale) }
             timelineRestarts += 1
-            return Verdict(passed: release() + accept(location))
+            return Verdict(released: release(), passes: accept(location))
         }
         if comesBack(location) {
             let recalled = held
             held = []
             anchor = nil
-            return Verdict(passed: accept(location), recalled: recalled)
+            return Verdict(passes: accept(location), recalled: recalled)
         }
         let released = releaseIfOverdue(at: location.time)
         if let last = lastAccepted {
@@ -102,17 +103,17 @@ public struct QualityGate: Sendable {
             let speed = Geodesy.distance(last, location) / seconds
             if speed > configuration.maxSpeed {
                 if confirmsNewPlace(location) {
-                    return Verdict(passed: released + release() + accept(location))
+                    return Verdict(released: released + release(), passes: accept(location))
                 }
                 // A jump no vehicle drives (at 10 Hz, a multipath jump's first fix) begins an
                 // excursion as one the velocity does not explain does.
                 if excursionSince == nil { excursionSince = location.time }
                 reckoned = Self.step(from: reckoned ?? Self.start(at: last), to: location)
-                return Verdict(passed: released, rejection: .outlier)
+                return Verdict(released: released, rejection: .outlier)
             }
-            if isExcursion(from: last, to: location) { return Verdict(passed: released, rejection: .outlier) }
+            if isExcursion(from: last, to: location) { return Verdict(released: released, rejection: .outlier) }
         }
-        return Verdict(passed: released + accept(location))
+        return Verdict(released: released, passes: accept(location))
     }
 
     /// The fixes the gate holds, passed now (the fixes stopped coming, or the stream ended).
@@ -126,15 +127,15 @@ public struct QualityGate: Sendable {
 
     /// `location` passes: it is the last accepted fix, and no excursion or run of outliers goes
     /// on. Returned to pass now, unless the gate holds fixes, which it then joins.
-    private mutating func accept(_ location: Location) -> [Location] {
+    private mutating func accept(_ location: Location) -> Bool {
         candidates = []
         excursionSince = nil
         reckoned = nil
         lastAccepted = location
-        guard let (fix, place) = anchor else { return [location] }
+        guard let (fix, place) = anchor else { return true }
         held.append(location)
         anchor = (fix, Self.step(from: place, to: location) ?? place)
-        return []
+        return false
     }
 
     /// The held fixes, passed when the first is `maxExcursion` old: an offset that lasts is the

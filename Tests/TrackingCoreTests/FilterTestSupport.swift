@@ -52,4 +52,11 @@ extension QualityGate {
     mutating func check(_ location: Location, clock: ClockReading) -> RejectionReason? {
         judge(location, clock: clock).rejection
     }
+
+    /// The fixes that pass when `location` is judged: held ones released, then it, unless the
+    /// gate holds or rejects it.
+    mutating func passing(_ location: Location, clock: ClockReading) -> [Location] {
+        let verdict = judge(location, clock: clock)
+        return verdict.released + (verdict.passes ? [location] : [])
+    }
 }

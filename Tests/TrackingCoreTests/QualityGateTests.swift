@@ -137,9 +137,9 @@ import TrackingCore
         // Held, not passed, until second 13 says what they were.
         var gate = QualityGate(configuration: FilterConfiguration())
         let verdicts = fixes.map { gate.judge($0, clock: Track.synced) }
-        #expect(verdicts[10...12].allSatisfy { $0.passed.isEmpty && $0.rejection == nil })
+        #expect(verdicts[10...12].allSatisfy { !$0.passes && $0.released.isEmpty && $0.rejection == nil })
         #expect(verdicts[13].recalled.map(\.time) == fixes[10...12].map(\.time))
-        #expect(verdicts[13].passed == [fixes[13]])
+        #expect(verdicts[13].passes && verdicts[13].released.isEmpty)
         #expect(gate.heldFixes == 0)
     }
 
@@ -148,7 +148,7 @@ import TrackingCore
         let fixes = (0...25).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 >= 10 ? 12 : 0) }
         #expect(reasons(fixes).allSatisfy { $0 == nil })
         var gate = QualityGate(configuration: FilterConfiguration())
-        let passed = fixes.map { gate.judge($0, clock: Track.synced).passed.map(\.time) }
+        let passed = fixes.map { gate.passing($0, clock: Track.synced).map(\.time) }
         #expect(passed[10..<18].allSatisfy { $0.isEmpty })
         #expect(passed[18] == fixes[10...18].map(\.time))
         #expect(passed.joined().elementsEqual(fixes.map(\.time)), "every fix passes, once, in time order")
@@ -157,7 +157,7 @@ import TrackingCore
     @Test func theFixesHeldWhenTheStreamStopsAreReleased() {
         var gate = QualityGate(configuration: FilterConfiguration())
         let fixes = (0...11).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 == 11 ? 12 : 0) }
-        #expect(fixes.map { gate.judge($0, clock: Track.synced).passed.count } == Array(repeating: 1, count: 11) + [0])
+        #expect(fixes.map { gate.passing($0, clock: Track.synced).count } == Array(repeating: 1, count: 11) + [0])
         #expect(gate.release() == [fixes[11]])
         #expect(gate.heldFixes == 0)
     }
@@ -168,11 +168,11 @@ import TrackingCore
         var gate = QualityGate(configuration: FilterConfiguration())
         for n in 0...10 { _ = gate.judge(Track.fix(Double(n), east: Double(n) * 20, speed: 20), clock: Track.synced) }
         let entry = Track.fix(11, east: 200, north: -12, speed: 20, course: 170)
-        #expect(gate.judge(entry, clock: Track.synced).passed == [entry])
+        #expect(gate.passing(entry, clock: Track.synced) == [entry])
         // Parked: the fixes wander 10 m with no velocity to reckon by.
         var parked = QualityGate(configuration: FilterConfiguration())
         let wander = (0...6).map { Track.fix(Double($0), east: $0 % 2 == 0 ? 0 : 10, speed: 0) }
-        #expect(wander.map { parked.judge($0, clock: Track.synced).passed.count } == Array(repeating: 1, count: 7))
+        #expect(wander.map { parked.passing($0, clock: Track.synced).count } == Array(repeating: 1, count: 7))
     }
 
     @Test func atTenHertzAJumpTooFastToBeDrivenBeginsAnExcursion() {
