@@ -91,13 +91,14 @@ public struct QualityGate: Sendable {
             timelineRestarts += 1
             return Verdict(released: release(), passes: accept(location))
         }
+        // An offset that lasted `maxExcursion` passes before this fix is judged, whatever it is.
+        let released = releaseIfOverdue(at: location.time)
         if comesBack(location) {
             let recalled = held
             held = []
             anchor = nil
             return Verdict(passes: accept(location), recalled: recalled)
         }
-        let released = releaseIfOverdue(at: location.time)
         if let last = lastAccepted {
             let seconds = last.time.seconds(to: location.time)
             let speed = Geodesy.distance(last, location) / seconds

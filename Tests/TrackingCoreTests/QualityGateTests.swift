@@ -154,6 +154,18 @@ import TrackingCore
         #expect(passed.joined().elementsEqual(fixes.map(\.time)), "every fix passes, once, in time order")
     }
 
+    @Test func fixesBackOnlyAfterTheLongestExcursionDoNotRecallTheHeldOnes() {
+        // Seconds 10-12 are 13 m north, 13-17 too poor to judge, and second 18 is back on the
+        // road: 8 s after the first held fix, which had passed by then.
+        let fixes = (0...20).map { n in
+            Track.fix(Double(n), east: Double(n) * 10, north: (10...12).contains(n) ? 13 : 0, accuracy: (13...17).contains(n) ? 99 : 5)
+        }
+        #expect(reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset) == Array(13...17))
+        var gate = QualityGate(configuration: FilterConfiguration())
+        let passed = fixes.map { gate.passing($0, clock: Track.synced).map(\.time) }
+        #expect(passed[18] == fixes[10...12].map(\.time) + [fixes[18].time])
+    }
+
     @Test func theFixesHeldWhenTheStreamStopsAreReleased() {
         var gate = QualityGate(configuration: FilterConfiguration())
         let fixes = (0...11).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 == 11 ? 12 : 0) }
