@@ -18,16 +18,20 @@ extension SpacedPath {
         let points: [(x: Double, y: Double)]
         /// The turn at each fix (`TurnWatch`).
         let turns: [TurnWatch.Turn]
-        /// The room a fix has: `tolerance`, and on a bend's inside `tolerance * turnShare`.
+        /// Whether each fix is the first after a gap (`MotionTriggers.gapSeconds`).
+        let afterGap: [Bool]
+        /// The room a fix has: `tolerance`, on a bend's inside `tolerance * turnShare`, and on both
+        /// sides of the first fix after a gap `tolerance * gapShare`, as the deviation trigger has.
         let tolerance: Double
         private var centres: [(x: Double, y: Double)] = []
         private var radii: [Double] = []
-        /// Whether any fix of the block turns: only such a fix can have a bend's smaller room.
-        private var turning: [Bool] = []
+        /// The least room any fix of the block can have.
+        private var rooms: [Double] = []
 
-        init(points: [(x: Double, y: Double)], turns: [TurnWatch.Turn], tolerance: Double) {
+        init(points: [(x: Double, y: Double)], turns: [TurnWatch.Turn], afterGap: [Bool], tolerance: Double) {
             self.points = points
             self.turns = turns
+            self.afterGap = afterGap
             self.tolerance = tolerance
             for start in stride(from: 0, to: points.count, by: Self.size) {
                 let block = start..<min(points.count, start + Self.size)
@@ -45,18 +49,19 @@ extension SpacedPath {
                 centres.append(centre)
                 // A hair more than the farthest fix, so that rounding never leaves one outside.
                 radii.append(squared.squareRoot() * (1 + 1e-9) + 1e-9)
-                turning.append(turns[block].contains { $0 != .straight })
+                rooms.append(tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
+                    : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1))
             }
         }
 
         /// The largest distance from a fix in `range` to the segment from `a` to `b`, and the most
         /// any of them is beyond its room (negative when none is; -infinity for no fix).
         func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> (worst: Double, over: Double) {
-            var roomy = -1.0, tight = -1.0
+            var largest = Largest()
             // A range of two blocks or fewer is measured whole: its circles would pass few fixes over.
             guard range.count > 2 * Self.size else {
-                measure(range, from: a, to: b, &roomy, &tight)
-                return figures(roomy, tight)
+                measure(range, from: a, to: b, &largest)
+                return figures(largest)
             }
             // The blocks the range reaches into; the first and the last may hold fixes outside it,
             // and their circles bound the fixes inside all the same.
@@ -72,36 +77,48 @@ extension SpacedPath {
                     reaches[block - first] = LocalPlane.squaredDistance(from: centres[block], toSegment: a, b).squareRoot() + radii[block]
                     if reaches[block - first] > reaches[farthest - first] { farthest = block }
                 }
-                measure(fixes(farthest), from: a, to: b, &roomy, &tight)
-                var (worst, over) = figures(roomy, tight)
+                measure(fixes(farthest), from: a, to: b, &largest)
+                var (worst, over) = figures(largest)
                 for block in first...last where block != farthest {
                     let reach = reaches[block - first]
-                    let room = turning[block] ? tolerance * MotionTriggers.turnShare : tolerance
-                    guard reach > worst || reach - room > over else { continue }
-                    measure(fixes(block), from: a, to: b, &roomy, &tight)
-                    (worst, over) = figures(roomy, tight)
+                    guard reach > worst || reach - rooms[block] > over else { continue }
+                    measure(fixes(block), from: a, to: b, &largest)
+                    (worst, over) = figures(largest)
                 }
                 return (worst, over)
             }
         }
 
-        /// Measures the fixes in `fixes` against the segment: the largest squared distance among
-        /// those with the whole room (`roomy`) and among those on a bend's inside (`tight`).
+        /// The largest squared distances measured, by the room of the fix: the whole, a bend's
+        /// inside, after a gap (-1: none).
+        private struct Largest {
+            var roomy = -1.0, bend = -1.0, gap = -1.0
+        }
+
+        /// Measures the fixes in `fixes` against the segment, each by its room.
         private func measure(_ fixes: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double),
-                             _ roomy: inout Double, _ tight: inout Double) {
+                             _ largest: inout Largest) {
             for k in fixes {
                 let squared = LocalPlane.squaredDistance(from: points[k], toSegment: a, b)
-                if SpacedPath.insideOfABend(points[k], turns[k], a, b) { tight = max(tight, squared) } else { roomy = max(roomy, squared) }
+                if afterGap[k] {
+                    largest.gap = max(largest.gap, squared)
+                } else if SpacedPath.insideOfABend(points[k], turns[k], a, b) {
+                    largest.bend = max(largest.bend, squared)
+                } else {
+                    largest.roomy = max(largest.roomy, squared)
+                }
             }
         }
 
-        /// The largest distance and the most beyond its room, from the two largest squared
-        /// distances: the square root and the room's subtraction keep their order, so taking them
-        /// of the two largest gives what taking them of every fix would.
-        private func figures(_ roomy: Double, _ tight: Double) -> (worst: Double, over: Double) {
-            (max(0, max(roomy, tight)).squareRoot(),
-             max(roomy < 0 ? -Double.infinity : roomy.squareRoot() - tolerance,
-                 tight < 0 ? -Double.infinity : tight.squareRoot() - tolerance * MotionTriggers.turnShare))
+        /// The largest distance and the most beyond its room, from the largest squared distance of
+        /// each room: the square root and the room's subtraction keep their order, so taking them
+        /// of those gives what taking them of every fix would.
+        private func figures(_ largest: Largest) -> (worst: Double, over: Double) {
+            func over(_ squared: Double, _ share: Double) -> Double {
+                squared < 0 ? -.infinity : squared.squareRoot() - tolerance * share
+            }
+            return (max(0, largest.roomy, largest.bend, largest.gap).squareRoot(),
+                    max(over(largest.roomy, 1), over(largest.bend, MotionTriggers.turnShare), over(largest.gap, MotionTriggers.gapShare)))
         }
     }
 }

@@ -7,12 +7,13 @@ import Testing
 /// what measuring every fix finds, exactly, or the choice would keep other points.
 @Suite struct SpacedPathFixBlocksTests {
     /// Measuring every fix of `range`, as the choice did before it had blocks.
-    static func everyFix(_ points: [(x: Double, y: Double)], _ turns: [TurnWatch.Turn], _ range: Range<Int>,
+    static func everyFix(_ points: [(x: Double, y: Double)], _ turns: [TurnWatch.Turn], _ afterGap: [Bool], _ range: Range<Int>,
                          _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), tolerance: Double) -> (worst: Double, over: Double) {
         var worst = 0.0, over = -Double.infinity
         for k in range {
             let distance = LocalPlane.squaredDistance(from: points[k], toSegment: a, b).squareRoot()
-            let room = SpacedPath.insideOfABend(points[k], turns[k], a, b) ? tolerance * MotionTriggers.turnShare : tolerance
+            let room = afterGap[k] ? tolerance * MotionTriggers.gapShare
+                : SpacedPath.insideOfABend(points[k], turns[k], a, b) ? tolerance * MotionTriggers.turnShare : tolerance
             worst = max(worst, distance)
             over = max(over, distance - room)
         }
@@ -49,7 +50,9 @@ import Testing
             let count = 2 + Int(random.uniform() * 400)
             let (points, turns) = Self.road(&random, count: count)
             let tolerance = 5 + random.uniform() * 15
-            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, tolerance: tolerance)
+            // Now and then the first fix after a gap, with the least room of all.
+            let gaps = points.map { _ in random.uniform() < 0.03 }
+            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, afterGap: gaps, tolerance: tolerance)
             let lower = Int(random.uniform() * Double(count - 1))
             let upper = lower + 1 + Int(random.uniform() * Double(count - lower - 1))
             // A segment between two of the fixes, as the choice's are, or across the road.
@@ -58,7 +61,7 @@ import Testing
                 : ((x: random.gaussian() * 200, y: random.gaussian() * 200), (x: random.gaussian() * 200, y: random.gaussian() * 200))
             let range = lower..<upper
             let found = blocks.reach(range, from: ends.0, to: ends.1)
-            let expected = Self.everyFix(points, turns, range, ends.0, ends.1, tolerance: tolerance)
+            let expected = Self.everyFix(points, turns, gaps, range, ends.0, ends.1, tolerance: tolerance)
             #expect(found.worst == expected.worst, "\(count) fixes, \(range)")
             #expect(found.over == expected.over, "\(count) fixes, \(range)")
             if range.count > 3 * SpacedPath.FixBlocks.size { long += 1 }
@@ -82,11 +85,12 @@ import Testing
             }
             // Straight: a bend's smaller room would have every block measured anyway.
             let turns = [TurnWatch.Turn](repeating: .straight, count: points.count)
-            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, tolerance: 10)
+            let gaps = [Bool](repeating: false, count: points.count)
+            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, afterGap: gaps, tolerance: 10)
             for offset in [-0.004, 0, 0.004] {
                 let (a, b) = ((x: -30.0, y: offset), (x: 300.0, y: offset))
                 let found = blocks.reach(1..<(points.count - 1), from: a, to: b)
-                let expected = Self.everyFix(points, turns, 1..<(points.count - 1), a, b, tolerance: 10)
+                let expected = Self.everyFix(points, turns, gaps, 1..<(points.count - 1), a, b, tolerance: 10)
                 #expect(found.worst == expected.worst && found.over == expected.over, "rotation \(rotation), offset \(offset)")
             }
         }

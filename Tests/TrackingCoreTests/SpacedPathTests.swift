@@ -81,6 +81,24 @@ import Testing
         #expect(farthest <= 10 * MotionTriggers.turnShare + 1e-6, "the bend's fixes within 7 m of the chord: \(farthest) m with \(chosen.count) points")
     }
 
+    /// East at 10 m a second; no fix for 7 s (a tunnel, or fixes the gate rejected), and the
+    /// first after it 8 m north of the line the others keep. The segment across the gap stands in
+    /// for the road in it: as the deviation trigger does, the choice gives that fix `gapShare` of
+    /// the room on both sides, not all of it.
+    @Test func theFirstFixAfterAGapHasTheRoomTheDeviationTriggerGivesIt() throws {
+        let before: [Location] = (1...10).map { Track.fix(Double($0), east: Double($0) * 10) }
+        let after: [Location] = (18...30).map { Track.fix(Double($0), east: Double($0) * 10) }
+        let fixes = before + [Track.fix(17, east: 170, north: 8)] + after
+        let origin = Track.fix(0)
+        let chosen = SpacedPath(origin: origin, fixes: fixes, filtering: .distanceBased, tolerance: 10).points()
+        let track = [origin] + chosen + [fixes[fixes.count - 1]]
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b, after: a)) }
+        let (_, farthest) = SimplificationFidelityTests.compliance([fixes[10]], track: track, tolerance: 10)
+        #expect(farthest <= 10 * MotionTriggers.gapShare + 1e-6, "the fix after the gap within 5 m: \(farthest) m with \(chosen.count) points")
+        let (_, others) = SimplificationFidelityTests.compliance(fixes, track: track, tolerance: 10)
+        #expect(others <= 10)
+    }
+
     /// East at 5 m a second to a corner at 100 m (second 20), then north to 20 m; accuracies of
     /// 15 m, so under AccuracyBased kept points stand at least 30 m apart: the corner and the
     /// newest fix, 20 m north of it, cannot both be kept.

@@ -142,7 +142,7 @@ import TrackingCore
         // random roads, error bursts of 10-25 m and parked drift carried into a turn put the
         // fixes themselves up to 13 m off, and the spacing cannot choose a point where none is.
         switch filtering {
-        case .distanceBased: #expect(fidelity.maxDeviation <= 16.5)
+        case .distanceBased: #expect(fidelity.maxDeviation <= 13.5)
         case .accuracyBased: #expect(fidelity.maxDeviation <= 18.5)
         default: break
         }
