@@ -79,9 +79,10 @@ public struct FilterChain: Sendable {
         let verdict = gate.judge(location, clock: clock)
         if let reason = verdict.rejection { counters.rejected[reason, default: 0] += 1 }
         if !verdict.recalled.isEmpty { counters.rejected[.outlier, default: 0] += verdict.recalled.count }
-        // The receiver's time was rebased: the track so far is on the old time, start anew.
-        if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
+        // Fixes the gate held and now releases belong to the track so far, on the old time if
+        // the receiver's time was rebased; then the track starts anew.
         var kept = keep(verdict.released)
+        if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
         if verdict.passes {
             let more = spacing.process(location, kept: triggers.process(location))
             count(more)

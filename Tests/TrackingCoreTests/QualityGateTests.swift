@@ -96,6 +96,22 @@ import TrackingCore
         #expect(kept >= 1, "the track starts again on the new time")
         #expect(chain.gate.timelineRestarts == 1)
     }
+
+    @Test func aFixHeldWhenTheTimeIsRebasedEndsTheOldTrackNotTheNewOne() {
+        var chain = FilterChain(configuration: FilterConfiguration())
+        let unsynced = ClockReading(now: Track.synced.now, synchronized: false)
+        // East at 10 m/s a day ahead; the last of it 13 m north, held; then the receiver keeps to today.
+        var kept: [KeptLocation] = []
+        for n in 0...10 { kept += chain.process(Track.fix(86_400 + Double(n), east: Double(n) * 10), clock: unsynced).kept }
+        let held = Track.fix(86_400 + 11, east: 110, north: 13)
+        kept += chain.process(held, clock: unsynced).kept
+        #expect(chain.gate.heldFixes == 1)
+        for n in 0..<40 { kept += chain.process(Track.fix(Double(n), east: Double(n) * 10), clock: unsynced).kept }
+        #expect(chain.gate.timelineRestarts == 1)
+        // The new track starts at a fix of the new time, not at the held one.
+        let starts = kept.filter { $0.trigger == .first }.map(\.location.time)
+        #expect(starts.count == 2 && starts.last.map { $0 < Track.start.adding(seconds: 86_400) } == true, "\(starts)")
+    }
 }
 
 /// Multipath excursions: jumps the receiver's own velocity does not explain.
