@@ -12,9 +12,10 @@
 ///
 /// The excess is counted as the deviation trigger counts its room: on a bend's inside of a fix
 /// (`TurnWatch`) a segment has `turnShare` of the tolerance, for the receiver's fixes already cut
-/// the bend, and on both sides of the first fix after a gap `gapShare` (see `gaps`). With the whole tolerance there, a chord across a ramp passed 10 m inside fixes that
-/// were 4 m inside the road (an unseen make_drive seed under DistanceBased, 14.6 m from the true
-/// path; 11.1 m with the share, one point more).
+/// the bend, and on both sides of the first fix after a gap `gapShare` (see `gaps`). With the
+/// whole tolerance on a bend's inside, a chord across a ramp passed 10 m inside fixes that were
+/// 4 m inside the road (an unseen make_drive seed under DistanceBased, 14.6 m from the true path;
+/// 11.1 m with the share, one point more).
 ///
 /// Where the vehicle stood (a red light, a stop), its fixes count as the place they drift about,
 /// their mean: a fix drifted 13 m behind the stop set the largest distance, and the bend after
@@ -57,7 +58,7 @@ struct SpacedPath {
         let marks = nodes.indices.map { TrackerFiltering.Mark(location($0)) }
         let blocks = FixBlocks(points: projected, turns: turns, afterGap: [false] + gaps(standing: standing), tolerance: tolerance)
         /// The largest distance from a fix between `a` and `b` to their segment, and the most
-        /// any of them is beyond its room (`turnShare` of the tolerance on a bend's inside).
+        /// any of them is beyond its room (less on a bend's inside and after a gap).
         func cost(_ a: Int, _ b: Int) -> (worst: Double, over: Double) {
             blocks.reach((nodes[a] + 1)..<nodes[b], from: projected[nodes[a]], to: projected[nodes[b]])
         }
