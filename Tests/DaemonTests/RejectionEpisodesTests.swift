@@ -13,6 +13,15 @@ import TrackingCore
         #expect(line?.1.hasPrefix("rejected 3 fixes from 2026-11-30T08:00:10.000Z to 2026-11-30T08:00:12.000Z (outlier)") == true, "\(line?.1 ?? "")")
     }
 
+    @Test func anOutlierIsExplainedAsAJumpOrAnExcursionAndWhenItIsFollowed() {
+        var episodes = RejectionEpisodes()
+        let fix = Location(time: start, mode: .threeD, latitude: 52.5, longitude: 13.4)!
+        let line = episodes.record(.outlier, fix, configuration: FilterConfiguration(), clock: ClockReading(now: start, synchronized: false))
+        #expect(line?.1 == "rejecting fixes (outlier): fix at 2026-11-30T08:00:10.000Z is off where the last accepted fix and the "
+            + "receiver's velocity put the vehicle (a jump faster than max-speed 100 m/s, or more than 15 m aside: multipath); "
+            + "3 agreeing fixes beyond max-speed, or 8 s aside, are followed")
+    }
+
     @Test func aRunOfRejectionsIsOneLineWhenItStartsAndOneWhenItEnds() {
         var episodes = RejectionEpisodes()
         let configuration = FilterConfiguration()
