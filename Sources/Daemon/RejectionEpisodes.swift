@@ -57,8 +57,8 @@ struct RejectionEpisodes {
             return "position \(l.latitude), \(l.longitude) is null island or out of range; the receiver has no real fix"
         case .outlier:
             return "fix at \(l.time) is off where the last accepted fix and the receiver's velocity put the vehicle "
-                + "(a jump faster than max-speed \(Int(c.maxSpeed)) m/s, or more than 15 m aside: multipath); "
-                + "\(c.outlierConfirmations) agreeing fixes beyond max-speed, or 8 s aside, are followed"
+                + "(a jump faster than max-speed \(Int(c.maxSpeed)) m/s, or more than \(Int(QualityGate.jumpLimit)) m aside: multipath); "
+                + "\(c.outlierConfirmations) agreeing fixes beyond max-speed, or \(Int(QualityGate.maxExcursion)) s aside, are followed"
         }
     }
 }

@@ -39,9 +39,9 @@ public struct QualityGate: Sendable {
 
     /// See above: 15 m, above the 6-13 m that a receiver's own wander and noise move a fix from its
     /// dead-reckoned place in one epoch, below the jumps of multipath.
-    static let jumpLimit = 15.0
+    public static let jumpLimit = 15.0
     static let jumpGrowth = 0.5
-    static let maxExcursion = 8.0
+    public static let maxExcursion = 8.0
     /// The share of `jumpLimit` within which a fix ends an excursion (9 m): back within a
     /// receiver's noise of the road, not merely nearer than the jump that began it.
     static let returnShare = 0.6
