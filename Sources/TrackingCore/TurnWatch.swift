@@ -57,22 +57,24 @@ public struct TurnWatch: Sendable {
         guard let reference = recent.first else { return .straight }
         let elapsed = reference.time.seconds(to: fix.time)
         guard elapsed > 0 else { return .straight }
-        let change = DirectionCone.wrapped((course - reference.course) * .pi / 180) * 180 / .pi
         // Over the whole baseline even when the history is shorter (after a start or a stop): a
         // receiver's wander in its first second is no bend, a corner's 90° still is.
-        let perSecond = change / max(elapsed, Self.baseline)
-        if perSecond >= Self.rate { return .right }
-        if perSecond <= -Self.rate { return .left }
-        return sharpTurn(to: course, at: fix.time)
+        let turn = Self.turn(from: reference.course, to: course, over: max(elapsed, Self.baseline), rate: Self.rate)
+        return turn != .straight ? turn : sharpTurn(to: course, at: fix.time)
     }
 
     /// The turn over the last `shortBaseline`, when it is sharp (`sharpRate`); else straight.
     private func sharpTurn(to course: Double, at time: FixTime) -> Turn {
         guard readsSharpBends, let near = recent.last(where: { $0.time.seconds(to: time) >= Self.shortBaseline }) else { return .straight }
-        let change = DirectionCone.wrapped((course - near.course) * .pi / 180) * 180 / .pi
-        let perSecond = change / near.time.seconds(to: time)
-        if perSecond >= Self.sharpRate { return .right }
-        if perSecond <= -Self.sharpRate { return .left }
+        return Self.turn(from: near.course, to: course, over: near.time.seconds(to: time), rate: Self.sharpRate)
+    }
+
+    /// The side a course turns to from `old` to `new` over `seconds`, when at `rate` degrees a
+    /// second or faster; else straight.
+    private static func turn(from old: Double, to new: Double, over seconds: Double, rate: Double) -> Turn {
+        let perSecond = DirectionCone.wrapped((new - old) * .pi / 180) * 180 / .pi / seconds
+        if perSecond >= rate { return .right }
+        if perSecond <= -rate { return .left }
         return .straight
     }
 
