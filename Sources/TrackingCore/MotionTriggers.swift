@@ -269,7 +269,12 @@ public struct MotionTriggers: Sendable {
 
     /// Whether `fix` comes `gapSeconds` or more after the fix before it.
     private func endsGap(_ fix: Location) -> Bool {
-        previous.map { $0.time.seconds(to: fix.time) >= Self.gapSeconds } ?? false
+        previous.map { Self.isGap(from: $0, to: fix) } ?? false
+    }
+
+    /// Whether `fix` comes `gapSeconds` or more after `before`: the first fix after a gap.
+    static func isGap(from before: Location, to fix: Location) -> Bool {
+        before.time.seconds(to: fix.time) >= gapSeconds
     }
 
     /// The time- and distance-based triggers for `fix`, measured from the last kept fix.

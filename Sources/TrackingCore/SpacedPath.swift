@@ -201,7 +201,7 @@ struct SpacedPath {
     func gaps(standing: [Bool]) -> [Bool] {
         fixes.indices.map { index in
             let before = index == 0 ? origin : fixes[index - 1]
-            return !standing[index] && before.time.seconds(to: fixes[index].time) >= MotionTriggers.gapSeconds
+            return !standing[index] && MotionTriggers.isGap(from: before, to: fixes[index])
         }
     }
 
