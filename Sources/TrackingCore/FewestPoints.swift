@@ -6,12 +6,18 @@
 /// the fixes between their ends; edges are found in one sweep per start with a `DirectionCone`,
 /// so a stretch of n fixes costs O(n²) at worst, far less where the road turns. A whole drive
 /// costs the stretches' points plus one for each stop. For tests and benchmarks, not the daemon.
+///
+/// With `admits`, a segment must also pass a test of the caller's (the fidelity tests ask that it
+/// pass near the true path): the fewest points a track needs to keep the fixes near and meet that
+/// test too. A segment between consecutive fixes is always allowed, for no track joins them more
+/// narrowly.
 public enum FewestPoints {
     /// The fewest points, both ends included, whose polyline passes within `tolerance` of every
     /// point of `stretch` (in a plane, metres), the points chosen among `stretch`'s own; with
-    /// `times` (seconds, one per point), no two consecutive points more than `maxInterval` apart.
+    /// `times` (seconds, one per point), no two consecutive points more than `maxInterval` apart;
+    /// with `admits`, only the segments it admits (by the indices of their ends).
     public static func count(_ stretch: [(x: Double, y: Double)], times: [Double]? = nil, tolerance: Double,
-                             maxInterval: Double = .infinity) -> Int {
+                             maxInterval: Double = .infinity, admits: ((Int, Int) -> Bool)? = nil) -> Int {
         guard stretch.count > 2 else { return stretch.count }
         let n = stretch.count
         var fewest = [Int](repeating: .max, count: n)
@@ -26,7 +32,9 @@ public enum FewestPoints {
                 let end = relative(stretch[j], to: origin)
                 let covered = cone.admits(end)
                     || (cone.contains(direction: end) && covers(stretch, from: i, to: j, tolerance: tolerance))
-                if covered, fewest[i] + 1 < fewest[j] { fewest[j] = fewest[i] + 1 }
+                guard covered, fewest[i] + 1 < fewest[j] else { continue }
+                if j > i + 1, let admits, !admits(i, j) { continue }
+                fewest[j] = fewest[i] + 1
             }
         }
         return fewest[n - 1]
@@ -38,24 +46,30 @@ public enum FewestPoints {
     /// stop-and-go traffic, is part of the stretch. Projected around the first fix. With
     /// `maxInterval` (the filter's `max-interval`, its heartbeat), no two consecutive points of a
     /// stretch more than that many seconds apart: the fewest a track that also proves life needs.
+    /// With `admits`, only the segments it admits (by the fixes at their ends).
     public static func count(_ fixes: [Location], tolerance: Double, minimumStop: Double = 5, maxInterval: Double = .infinity,
-                             isMoving: (Location) -> Bool) -> Int {
+                             admits: ((Location, Location) -> Bool)? = nil, isMoving: (Location) -> Bool) -> Int {
         guard let first = fixes.first else { return 0 }
         let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
         var total = 0
         var stretch: [(x: Double, y: Double)] = []
         var times: [Double] = []
+        var located: [Location] = []
         var pause: [Location] = []
-        func countStretch() -> Int { count(stretch, times: times, tolerance: tolerance, maxInterval: maxInterval) }
+        func countStretch() -> Int {
+            count(stretch, times: times, tolerance: tolerance, maxInterval: maxInterval, admits: admits.map { admits in { admits(located[$0], located[$1]) } })
+        }
         func endPause(at next: Location?) {
             guard let start = pause.first, let end = next ?? pause.last else { return }
             if start.time.seconds(to: end.time) >= minimumStop {
                 total += countStretch() + 1
                 stretch.removeAll()
                 times.removeAll()
+                located.removeAll()
             } else {
                 stretch += pause.map { plane.project($0) }
                 times += pause.map { first.time.seconds(to: $0.time) }
+                located += pause
             }
             pause.removeAll()
         }
@@ -64,6 +78,7 @@ public enum FewestPoints {
                 endPause(at: fix)
                 stretch.append(plane.project(fix))
                 times.append(first.time.seconds(to: fix.time))
+                located.append(fix)
             } else {
                 pause.append(fix)
             }

@@ -101,6 +101,22 @@ import Testing
         for n in 0..<40 { traffic.append(fix(10 + n, Double(n) * 5, 0, speed: n % 10 < 3 ? 0 : 5)) }
         traffic += (0..<10).map { fix(50 + $0, 200, 0, speed: 0) }
         #expect(FewestPoints.count(traffic, tolerance: 10) { ($0.speed ?? 0) >= 1 } == 2 + 2)
+        // A test of the caller's on each segment, by the fixes at its ends: here no segment
+        // longer than 55 m (the true path would tell where the road is): the L's legs of 200 m
+        // need three points more each, the straight's 300 m five more.
+        let short = FewestPoints.count(fixes, tolerance: 10, admits: { Geodesy.distance($0, $1) <= 55 }) { ($0.speed ?? 0) >= 1 }
+        #expect(short == 3 + 3 + 2 + 3 + 3 + 5)
+    }
+
+    /// A segment must also pass `admits` (the fidelity tests ask that it stay near the true path),
+    /// but one between consecutive points always may: nothing narrower joins them.
+    @Test func aSegmentTheCallerRefusesIsNotTaken() {
+        let straight = (0..<50).map { Point(Double($0) * 10, $0 % 2 == 0 ? 2 : -2) }
+        #expect(FewestPoints.count(straight, tolerance: 5, admits: { $1 - $0 <= 10 }) == 6, "0, 10, 20, 30, 40 and 49")
+        #expect(FewestPoints.count(straight, tolerance: 5, admits: { _, _ in false }) == 50)
+        var asked = 0
+        #expect(FewestPoints.count(straight, tolerance: 5, admits: { _, _ in asked += 1; return true }) == 2)
+        #expect(asked > 0)
     }
 }
 
