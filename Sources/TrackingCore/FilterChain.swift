@@ -84,18 +84,23 @@ public struct FilterChain: Sendable {
         var kept = keep(verdict.released)
         if gate.timelineRestarts != restarts { triggers = MotionTriggers(configuration: configuration) }
         if verdict.passes {
-            let more = spacing.process(location, kept: triggers.process(location))
-            count(more)
+            let more = keep(location)
             kept = kept.isEmpty ? more : kept + more
         }
         return Decision(kept: kept, verdict: verdict)
     }
 
-    /// Runs fixes the gate held and released through the triggers and the tracker's spacing.
+    /// Runs a fix the gate passed through the triggers and the tracker's spacing.
+    private mutating func keep(_ location: Location) -> [KeptLocation] {
+        let kept = spacing.process(location, kept: triggers.process(location))
+        count(kept)
+        return kept
+    }
+
+    /// Runs fixes the gate held and released, in time order, as `keep` runs one.
     private mutating func keep(_ released: [Location]) -> [KeptLocation] {
         var kept: [KeptLocation] = []
-        for location in released { kept += spacing.process(location, kept: triggers.process(location)) }
-        count(kept)
+        for location in released { kept += keep(location) }
         return kept
     }
 
