@@ -232,6 +232,44 @@ import TrackingCore
         #expect(farthest <= 10, "every fix within the tolerance: \(farthest) m")
     }
 
+    /// East at 10 m/s from a point kept at 0 s; a heartbeat wished at 60 s, 600 m east, where the
+    /// vehicle stops (a red light: a stop wished 5 s later); standing until 90 s, then north to
+    /// the end at 150 s. Returns the seconds of the points kept and what the constraint held back.
+    static func heartbeatThenAStop(_ filtering: TrackerFiltering) -> (seconds: [Double], withheld: Int) {
+        var spacing = TrackerSpacing(filtering: filtering)
+        spacing.resume(after: Track.fix(0))
+        var kept: [KeptLocation] = []
+        var last = Track.fix(0)
+        for second in 1...150 {
+            let t = Double(second)
+            let fix = second <= 60 ? Track.fix(t, east: 10 * t)
+                : second <= 90 ? Track.fix(t, east: 600, speed: 0)
+                : Track.fix(t, east: 600, north: 10 * (t - 90), course: 0)
+            let wish: KeptLocation? = switch second {
+            case 60: KeptLocation(location: fix, trigger: .heartbeat)
+            case 65: KeptLocation(location: fix, trigger: .stop)
+            default: nil
+            }
+            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+            last = fix
+        }
+        kept += spacing.finish([KeptLocation(location: last, trigger: .final)])
+        return (kept.map { Track.start.seconds(to: $0.location.time) }, spacing.withheld)
+    }
+
+    /// Without a rule a stop within the triggers' grace stands in for the heartbeat due before
+    /// it; under a rule the heartbeat wished a second before a red light's stop kept a point on
+    /// the approach and one where the vehicle was once it had left (an unseen random road at
+    /// 5 Hz under AccuracyBased: 22 points against 21 without a rule).
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased])
+    func aHeartbeatJustBeforeAStopIsMetByTheStop(filtering: TrackerFiltering) {
+        let (seconds, withheld) = Self.heartbeatThenAStop(filtering)
+        #expect(seconds.count == 2, "one point where the vehicle stood, then the end: \(seconds)")
+        #expect(seconds.first.map { (60...90).contains($0) } == true, "the first point at the light: \(seconds)")
+        #expect(seconds.last == 150, "\(seconds)")
+        #expect(withheld == 1, "the heartbeat, not kept, counted: \(withheld)")
+    }
+
     /// A stop and a departure where the last point kept stands add nothing the tracker lacks.
     /// Under TimeBased their points forbade the corner as the vehicle pulled away (a random road
     /// of our own at 5 Hz: 98.8 m from the true path; 27.5 m now); under a distance rule the
