@@ -17,7 +17,8 @@
 /// met by the corner.
 ///
 /// A stop or a departure where the last kept point stands is met by it (`marksThePlace`); under a
-/// distance rule a corner wished just after a heartbeat held is weighed with it (`mayMeet`).
+/// distance rule a corner wished just after a heartbeat held is weighed with it (`mayMeet`); a
+/// heartbeat wished just before a stop is met by the stop's point (`meetHeartbeats`).
 ///
 /// Under `none` every wish is kept at once, exactly as the triggers decide. Memory is bounded: at
 /// most `maxHeld` fixes since the last kept point (the oldest are thinned).
