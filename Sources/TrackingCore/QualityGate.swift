@@ -147,14 +147,26 @@ public struct QualityGate: Sendable {
     }
 
     /// Whether the gate holds fixes and `location` is back within a receiver's noise of where the
-    /// velocities since the anchor put the vehicle, and not of where they put the held fixes.
+    /// velocities since the anchor put the vehicle, and not of where they put the held fixes, or
+    /// `nearerBy` times nearer the first place than the second. The noise grows with the time
+    /// since, and after seconds of fixes rejected for their accuracy it spans a suspect's offset:
+    /// a fix 4 m from the road's place was within the noise of the suspect's way too (10.9 m,
+    /// against 11.4 m), and the suspect, 13 m off the road 0.2 s after a kept point, passed, a
+    /// moving fix 13.2 m from the kept track (a random road of our own at 5 Hz, recorded only for
+    /// the check).
     private func comesBack(_ location: Location) -> Bool {
         guard let (fix, place) = anchor, let newest = held.last,
               let road = Self.step(from: place, to: location),
               let aside = Self.step(from: Self.start(at: newest), to: location) else { return false }
-        return Self.distance(of: location, from: road, about: fix) <= Self.noise(over: fix.time.seconds(to: location.time))
-            && Self.distance(of: location, from: aside, about: newest) > Self.noise(over: newest.time.seconds(to: location.time))
+        let back = Self.distance(of: location, from: road, about: fix)
+        let away = Self.distance(of: location, from: aside, about: newest)
+        return back <= Self.noise(over: fix.time.seconds(to: location.time))
+            && (away > Self.noise(over: newest.time.seconds(to: location.time)) || back * Self.nearerBy < away)
     }
+
+    /// How many times nearer where the velocities put the road than where they put the held
+    /// fixes a fix must be to end an excursion both places are within a receiver's noise of.
+    static let nearerBy = 2.0
 
     /// How far a fix a receiver's noise and wander alone move from its dead-reckoned place, at
     /// most, `seconds` after the fix reckoned from.

@@ -182,6 +182,22 @@ import TrackingCore
         #expect(passed[18] == fixes[10...12].map(\.time) + [fixes[18].time])
     }
 
+    @Test func aFixBackAfterFixesTooPoorToJudgeRecallsTheHeldOneItIsNearerTheRoadThan() {
+        // East at 10 m/s, 1 Hz: second 10 is 10.5 m north (a suspect), seconds 11-14 too poor to
+        // judge, and second 15 back on the road. Five seconds on, the road's place and the
+        // suspect's way are both within a receiver's noise of it (12 m and 11.5 m), but it is on
+        // the one and 10.5 m from the other.
+        let fixes = (0...20).map { n in
+            Track.fix(Double(n), east: Double(n) * 10, north: n == 10 ? 10.5 : 0, accuracy: (11...14).contains(n) ? 99 : 5)
+        }
+        #expect(reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset) == Array(10...14))
+        #expect(reasons(fixes)[10] == .outlier)
+        var gate = QualityGate(configuration: FilterConfiguration())
+        let verdicts = fixes.map { gate.judge($0, clock: Track.synced) }
+        #expect(verdicts[15].recalled.map(\.time) == [fixes[10].time])
+        #expect(verdicts[15].passes && verdicts[15].released.isEmpty)
+    }
+
     @Test func theFixesHeldWhenTheStreamStopsAreReleased() {
         var gate = QualityGate(configuration: FilterConfiguration())
         let fixes = (0...11).map { Track.fix(Double($0), east: Double($0) * 10, north: $0 == 11 ? 12 : 0) }
