@@ -52,33 +52,27 @@ public enum FewestPoints {
         guard let first = fixes.first else { return 0 }
         let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
         var total = 0
-        var stretch: [(x: Double, y: Double)] = []
-        var times: [Double] = []
-        var located: [Location] = []
+        /// The moving stretch so far; its plane and times are taken when it is counted.
+        var stretch: [Location] = []
         var pause: [Location] = []
         func countStretch() -> Int {
-            count(stretch, times: times, tolerance: tolerance, maxInterval: maxInterval, admits: admits.map { admits in { admits(located[$0], located[$1]) } })
+            count(stretch.map { plane.project($0) }, times: stretch.map { first.time.seconds(to: $0.time) }, tolerance: tolerance,
+                  maxInterval: maxInterval, admits: admits.map { admits in { admits(stretch[$0], stretch[$1]) } })
         }
         func endPause(at next: Location?) {
             guard let start = pause.first, let end = next ?? pause.last else { return }
             if start.time.seconds(to: end.time) >= minimumStop {
                 total += countStretch() + 1
                 stretch.removeAll()
-                times.removeAll()
-                located.removeAll()
             } else {
-                stretch += pause.map { plane.project($0) }
-                times += pause.map { first.time.seconds(to: $0.time) }
-                located += pause
+                stretch += pause
             }
             pause.removeAll()
         }
         for fix in fixes {
             if isMoving(fix) {
                 endPause(at: fix)
-                stretch.append(plane.project(fix))
-                times.append(first.time.seconds(to: fix.time))
-                located.append(fix)
+                stretch.append(fix)
             } else {
                 pause.append(fix)
             }
