@@ -123,6 +123,29 @@ import TrackingCore
         #expect(fidelity.maxDeviation < 12, "\(fidelity.maxDeviation) m from the road; kept \(track.map { Track.start.seconds(to: $0.time) })")
     }
 
+    /// North at 8 m/s for 30 s, standing 20 s at a red light, then half round a roundabout 14 m
+    /// in radius at 7 m/s (6 s), and on at 10 m/s for a minute.
+    static func redLightThenARoundabout() -> [Location] {
+        let rate = 7.0 / 14 * 180 / .pi
+        return Track.driven(through: 116, speed: { $0 < 30 ? 8 : $0 < 50 ? 0 : $0 < 56 ? 7 : 10 },
+                            heading: { $0 < 50 ? 0 : rate * Double(min($0, 55) - 49) })
+    }
+
+    /// The stop owed at the red light is met once the vehicle has moved for the wait, by its
+    /// place as it pulled away; a point chosen with it in the roundabout, a second or two before
+    /// the newest fix, was kept at once, and the next point the rule allowed after it left the
+    /// roundabout's far side 10.7 m behind (the best any stored track does: 8.7 m). That point
+    /// waits for the road after it.
+    @Test func aPointChosenPastTheStopOwedWaitsForTheRoadAfterIt() {
+        let fixes = Self.redLightThenARoundabout()
+        let track = Self.run(.distanceBased, fixes: fixes).kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b, after: a)) }
+        let path = fixes.map { TrackFidelity.PathPoint(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) }
+        let best = BestStoredTrack.deviation(fixes, path: path, filtering: .distanceBased)
+        let stored = BestStoredTrack.deviation(of: track, path: path)
+        #expect(stored <= best * 1.1, "\(stored) m from the road, the best \(best) m; kept \(track.map { Track.start.seconds(to: $0.time) })")
+    }
+
     /// Standing longer than that is being parked: the stop's point is kept where the vehicle
     /// stands, a minute after it stopped at most.
     @Test func underADistanceRuleAStopLongerThanAMinuteIsKeptWhereTheVehicleStands() {
