@@ -53,7 +53,8 @@ extension SpacedPath {
     /// choice keep two points more than the wishes it met, to save a metre of excess: unseen road
     /// 5151 under DistanceBased kept 21 points against 20 without a rule, at the same distance
     /// from the true path (18 with the bound; on the suite's drives no choice keeps two more).
-    static func choice(_ pairs: Pairs, atMost most: Int? = nil, tolerance: Double) -> (nodes: [Int], endKept: Bool)? {
+    static func choice(_ pairs: Pairs, atMost most: Int? = nil, tolerance: Double,
+                       excessAlike: Double = Choice.sameExcess) -> (nodes: [Int], endKept: Bool)? {
         let end = pairs.count - 1
         let states = (most ?? 0) + 1
         /// The state a segment from `a` to `b` leads to from `n` points kept; nil beyond `most`.
@@ -85,11 +86,13 @@ extension SpacedPath {
                 guard let from = best[a * states + n], let k = next(a, b, after: n) else { continue }
                 let candidate = Choice(excess: from.excess + over, count: from.count + 1,
                                        worst: max(from.worst, cost), spread: from.spread + cost * cost)
-                if best[b * states + k].map(candidate.isBetter) ?? true { (best[b * states + k], parent[b * states + k]) = (candidate, (a, n)) }
+                if best[b * states + k].map({ candidate.isBetter(than: $0, excessAlike: excessAlike) }) ?? true {
+                    (best[b * states + k], parent[b * states + k]) = (candidate, (a, n))
+                }
             }
         }
         let ends = (0..<states).filter { best[end * states + $0] != nil }
-        guard let n = ends.min(by: { best[end * states + $0]!.isBetter(than: best[end * states + $1]!) }) else { return nil }
+        guard let n = ends.min(by: { best[end * states + $0]!.isBetter(than: best[end * states + $1]!, excessAlike: excessAlike) }) else { return nil }
         var nodes: [Int] = []
         var state = parent[end * states + n]
         let last = state.node
@@ -107,8 +110,12 @@ extension SpacedPath {
         var worst: Double
         var spread: Double
 
-        func isBetter(than other: Choice) -> Bool {
-            if abs(excess - other.excess) > 1e-6 { return excess < other.excess }
+        /// Summed excesses nearer than this are the same (what the sums' rounding leaves apart).
+        static let sameExcess = 1e-6
+
+        /// Excesses within `excessAlike` of each other weigh the same, and the count decides.
+        func isBetter(than other: Choice, excessAlike: Double = sameExcess) -> Bool {
+            if abs(excess - other.excess) > excessAlike { return excess < other.excess }
             if count != other.count { return count < other.count }
             if abs(worst - other.worst) > 1e-6 { return worst < other.worst }
             return spread < other.spread

@@ -191,4 +191,21 @@ import Testing
         let bounded = try #require(SpacedPath.choice(Self.pairs(keepingTheEndFrom2: false), atMost: 2, tolerance: 10))
         #expect(bounded.nodes == [1, 2] && !bounded.endKept)
     }
+
+    /// Under TimeBased the rule leaves most segments beyond the tolerance, and a point that takes
+    /// a fifth of a metre off their summed excess is not worth what the tracker bills for it;
+    /// under a distance rule the excess is what keeps a bend's inside, and the point is kept.
+    /// Three candidates: the last kept point, a fix, the newest fix (kept either way).
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased])
+    func underTimeBasedAPointThatTakesLittleOffTheExcessIsNotKept(filtering: TrackerFiltering) throws {
+        var pairs = SpacedPath.Pairs(count: 3)
+        pairs.measure(0, 1, cost: 12, over: 2.0)
+        pairs.measure(0, 2, cost: 12, over: 2.2)
+        pairs.measure(1, 2, cost: 5, over: 0)
+        pairs.keepsEnd = [true, true, false]
+        let path = SpacedPath(origin: Track.fix(0), fixes: [], filtering: filtering, tolerance: 10)
+        let choice = try #require(SpacedPath.choice(pairs, tolerance: 10, excessAlike: path.excessAlike))
+        #expect(choice.endKept)
+        #expect(choice.nodes == (filtering == .timeBased ? [] : [1]), "\(filtering): \(choice.nodes)")
+    }
 }
