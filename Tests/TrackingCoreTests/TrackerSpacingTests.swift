@@ -132,10 +132,10 @@ import TrackingCore
     }
 
     /// The stop owed at the red light is met once the vehicle has moved for the wait, by its
-    /// place as it pulled away; a point chosen with it in the roundabout, a second or two before
-    /// the newest fix, was kept at once, and the next point the rule allowed after it left the
-    /// roundabout's far side 10.7 m behind (the best any stored track does: 8.7 m). That point
-    /// waits for the road after it.
+    /// place as it pulled away. A point chosen with it in the roundabout, a second or two before
+    /// the newest fix, was kept at once, the rule tied the next point to it, and the stored track
+    /// passed 10.7 m from the road (the best any stored track does: 8.7 m). That point waits for
+    /// the road after it.
     @Test func aPointChosenPastTheStopOwedWaitsForTheRoadAfterIt() {
         let fixes = Self.redLightThenARoundabout()
         let track = Self.run(.distanceBased, fixes: fixes).kept.map(\.location)
