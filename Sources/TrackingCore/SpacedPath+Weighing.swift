@@ -114,7 +114,7 @@ extension SpacedPath {
         static let sameExcess = 1e-6
 
         /// Excesses within `excessAlike` of each other weigh the same, and the count decides.
-        func isBetter(than other: Choice, excessAlike: Double = sameExcess) -> Bool {
+        func isBetter(than other: Choice, excessAlike: Double) -> Bool {
             if abs(excess - other.excess) > excessAlike { return excess < other.excess }
             if count != other.count { return count < other.count }
             if abs(worst - other.worst) > 1e-6 { return worst < other.worst }
