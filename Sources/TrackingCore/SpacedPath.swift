@@ -6,10 +6,11 @@
 /// that the rule allows (a bottleneck path), then, within `max(tolerance, that distance)`, the
 /// least excess over the tolerance summed over the segments (under TimeBased, sums within half a
 /// metre weigh the same: `timeBasedExcessAlike`), then the fewest points, then the nearest to
-/// the fixes (the largest distance, then each segment's own summed). This is what a greedy
-/// choice cannot do at a tight corner or a U-turn, where the point before the turn must be
-/// chosen together with the apex; and the summed excess keeps one stretch the rule forces far
-/// off the fixes from licensing every other segment in the window to go as far.
+/// the fixes (the largest distance, then each segment's own summed); under a distance rule at
+/// most `mostPoints`, the last of them only for more than `Choice.pointWorth` of excess. This is
+/// what a greedy choice cannot do at a tight corner or a U-turn, where the point before the turn
+/// must be chosen together with the apex; and the summed excess keeps one stretch the rule
+/// forces far off the fixes from licensing every other segment in the window to go as far.
 ///
 /// The excess is counted as the deviation trigger counts its room: on a bend's inside of a fix
 /// (`TurnWatch`) a segment has `turnShare` of the tolerance, for the receiver's fixes already cut
@@ -106,12 +107,8 @@ struct SpacedPath {
         //    the rule forces off the fixes must not license every other segment in the window to
         //    go as far, nor, where it sets the largest distance, leave the choice of the others to
         //    chance. Where that keeps more than `mostPoints`, the same among tracks of at most so
-        //    many points.
-        guard var choice = Self.choice(pairs, tolerance: tolerance, excessAlike: excessAlike) else { return [] }
-        if let most = mostPoints, choice.nodes.count + (choice.endKept ? 1 : 0) > most,
-           let fewer = Self.choice(pairs, atMost: most, tolerance: tolerance, excessAlike: excessAlike) {
-            choice = fewer
-        }
+        //    many points (`choice(_:mostPoints:tolerance:excessAlike:)`).
+        guard let choice = Self.choice(pairs, mostPoints: mostPoints, tolerance: tolerance, excessAlike: excessAlike) else { return [] }
         return choice.nodes.map(location) + (choice.endKept ? [location(end)] : [])
     }
 

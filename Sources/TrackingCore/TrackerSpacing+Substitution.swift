@@ -80,9 +80,10 @@ extension TrackerSpacing {
         if let latest = due.latest { meeting = atOnce ? { _ in false } : { $0.time >= latest && $0.time <= window } }
         // Under a distance rule a choice keeps at most one point more than the wishes it meets:
         // one may be needed to go round wishes the rule forbids together, and more bought only
-        // a smaller excess over the tolerance (`SpacedPath.choice(_:atMost:tolerance:)`); none
-        // more for a heartbeat and a corner the rule would store together (`mayMeet`). Under
-        // TimeBased the rule keeps the count down itself.
+        // a smaller excess over the tolerance (`SpacedPath.choice(_:mostPoints:tolerance:excessAlike:)`,
+        // which keeps that one only for a real saving); none more for a heartbeat and a corner
+        // the rule would store together (`mayMeet`). Under TimeBased the rule keeps the count
+        // down itself.
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed,
                               corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)),
                               mostPoints: filtering == .timeBased ? nil : owed.count + (heartbeatWeighed ? 0 : 1))

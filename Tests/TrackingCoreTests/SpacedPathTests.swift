@@ -209,3 +209,24 @@ import Testing
         #expect(choice.nodes == (filtering == .timeBased ? [] : [1]), "\(filtering): \(choice.nodes)")
     }
 }
+
+extension SpacedPathTests {
+    /// Under a distance rule a choice may keep one point more than the wishes it meets; that
+    /// point must buy more than a fifth of a metre of summed excess. Three candidates: the last
+    /// kept point, a fix, the newest fix (kept either way); through the fix the excess is `saved`
+    /// less than straight to the newest fix. With two points allowed (one wish met, one more),
+    /// the fix is kept only for a saving worth a point.
+    @Test(arguments: [0.1, 0.5])
+    func thePointMoreThanTheWishesMetIsKeptOnlyForMoreThanAFifthOfAMetre(saved: Double) throws {
+        var pairs = SpacedPath.Pairs(count: 3)
+        pairs.measure(0, 1, cost: 9, over: 0.4)
+        pairs.measure(0, 2, cost: 9.5, over: 0.4 + saved)
+        pairs.measure(1, 2, cost: 5, over: 0)
+        pairs.keepsEnd = [true, true, false]
+        let free = try #require(SpacedPath.choice(pairs, mostPoints: nil, tolerance: 10, excessAlike: SpacedPath.Choice.sameExcess))
+        #expect(free.nodes == [1] && free.endKept, "without a bound the least excess decides")
+        let bounded = try #require(SpacedPath.choice(pairs, mostPoints: 2, tolerance: 10, excessAlike: SpacedPath.Choice.sameExcess))
+        #expect(bounded.endKept)
+        #expect(bounded.nodes == (saved > SpacedPath.Choice.pointWorth ? [1] : []), "\(saved) m saved: \(bounded.nodes)")
+    }
+}
