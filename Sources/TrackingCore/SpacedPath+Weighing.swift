@@ -44,15 +44,18 @@ extension SpacedPath {
         var inOrder: [Measured] { ordered ? measured : measured.sorted { ($0.b, $0.a) < ($1.b, $1.a) } }
     }
 
+    /// A track chosen: the candidates kept before the newest fix, whether the newest is kept too,
+    /// and the figures it was weighed by.
+    typealias Chosen = (nodes: [Int], endKept: Bool, figures: Choice)
+
     /// `points`' choice: the best track (`choice(_:atMost:tolerance:excessAlike:)`); where it
     /// keeps more than `most` points, the best of at most `most`; and where it keeps `most`, one
     /// point fewer unless the last point takes more than `Choice.pointWorth` off the summed
     /// excess.
-    static func choice(_ pairs: Pairs, mostPoints most: Int?, tolerance: Double,
-                       excessAlike: Double) -> (nodes: [Int], endKept: Bool, figures: Choice)? {
+    static func choice(_ pairs: Pairs, mostPoints most: Int?, tolerance: Double, excessAlike: Double) -> Chosen? {
         guard var choice = choice(pairs, tolerance: tolerance, excessAlike: excessAlike) else { return nil }
         guard let most else { return choice }
-        func kept(_ choice: (nodes: [Int], endKept: Bool, figures: Choice)) -> Int { choice.nodes.count + (choice.endKept ? 1 : 0) }
+        func kept(_ choice: Chosen) -> Int { choice.nodes.count + (choice.endKept ? 1 : 0) }
         if kept(choice) > most, let fewer = Self.choice(pairs, atMost: most, tolerance: tolerance, excessAlike: excessAlike) {
             choice = fewer
         }
@@ -73,7 +76,7 @@ extension SpacedPath {
     /// 5151 under DistanceBased kept 21 points against 20 without a rule, at the same distance
     /// from the true path (18 with the bound; on the suite's drives no choice keeps two more).
     static func choice(_ pairs: Pairs, atMost most: Int? = nil, tolerance: Double,
-                       excessAlike: Double = Choice.sameExcess) -> (nodes: [Int], endKept: Bool, figures: Choice)? {
+                       excessAlike: Double = Choice.sameExcess) -> Chosen? {
         let end = pairs.count - 1
         let states = (most ?? 0) + 1
         /// The state a segment from `a` to `b` leads to from `n` points kept; nil beyond `most`.
@@ -132,13 +135,14 @@ extension SpacedPath {
         /// Summed excesses nearer than this are the same (what the sums' rounding leaves apart).
         static let sameExcess = 1e-6
 
-        /// Under a distance rule a choice keeps at most one point more than the wishes it meets
-        /// (`SpacedPath.mostPoints`); that last point is kept only when it takes more than this
-        /// off the summed excess over the tolerance, metres. In a roundabout 22 m in radius
-        /// under DistanceBased (a random road of our own at 5 Hz), four points for three wishes
-        /// saved 0.12 m against three, and the track kept a point more than without a rule at the
-        /// same distance from the true path. A band on every comparison of the excess costs the
-        /// bends' insides instead (`timeBasedExcessAlike`); this one weighs only the last point.
+        /// Under a distance rule a choice keeps at most `SpacedPath.mostPoints` (one more than the
+        /// wishes it meets; as many, where a heartbeat and a corner are weighed together), and the
+        /// last of them only when it takes more than this off the summed excess over the
+        /// tolerance, metres. In a roundabout 22 m in radius under DistanceBased (a random road of
+        /// our own at 5 Hz), four points for three wishes saved 0.12 m against three, and the
+        /// track kept a point more than without a rule at the same distance from the true path.
+        /// A band on every comparison of the excess costs the bends' insides instead
+        /// (`timeBasedExcessAlike`); this one weighs only the last point.
         static let pointWorth = 0.2
 
         /// Excesses within `excessAlike` of each other weigh the same, and the count decides.
