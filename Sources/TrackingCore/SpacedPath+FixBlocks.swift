@@ -1,15 +1,15 @@
 extension SpacedPath {
     /// The fixes a choice weighs, on the plane, in blocks of `size` consecutive fixes, each with a
-    /// circle that holds them all: a segment's farthest fix is found without measuring every fix.
+    /// bound on how far its fixes can be from a segment: a segment's farthest fix is found
+    /// without measuring every fix.
     ///
     /// A choice measures each pair of candidates it weighs against every fix between them, and
     /// under TimeBased a pair spans at least 30 s (300 fixes at 10 Hz): that measuring was most of
-    /// the filter's CPU there. No fix in a block is farther from a segment than the block's
-    /// centre is plus its radius, so a block that could not raise the largest distance, nor the
-    /// excess over a fix's room, is passed over; the blocks that can are measured fix by fix, as
-    /// before. The figures are the same as measuring every fix, not an estimate: the choice
-    /// keeps the same points. Under TimeBased at 10 Hz a pair spans 428 fixes on average and 62
-    /// of them are measured; at 1 Hz, 19 of 44.
+    /// the filter's CPU there. A block that could not raise the largest distance, nor the excess
+    /// over a fix's room, is passed over; the blocks that can are measured fix by fix, as before.
+    /// The figures are the same as measuring every fix, not an estimate: the choice keeps the
+    /// same points. Under TimeBased at 10 Hz a pair spans 431 fixes on average and 30 of them are
+    /// measured; at 1 Hz, 14 of 45.
     struct FixBlocks {
         /// Fixes in a block.
         static let size = 8
@@ -23,7 +23,12 @@ extension SpacedPath {
         /// The room a fix has: `tolerance`, on a bend's inside `tolerance * turnShare`, and on both
         /// sides of the first fix after a gap `tolerance * gapShare`, as the deviation trigger has.
         let tolerance: Double
-        private var centres: [(x: Double, y: Double)] = []
+        /// Each block's chord, from its first fix to its last, and how far its farthest fix is from
+        /// that chord: no fix of the block is farther from a segment than the chord's farther end
+        /// plus that (the distance to a segment is convex, so along the chord it is largest at an
+        /// end). A circle about the block bounded it too, but at 1 Hz a block is 100 m of road and
+        /// its circle as wide; the chord's bound is only as wide as the road bends in the block.
+        private var chords: [(from: (x: Double, y: Double), to: (x: Double, y: Double))] = []
         private var radii: [Double] = []
         /// The least room any fix of the block can have.
         private var rooms: [Double] = []
@@ -35,18 +40,12 @@ extension SpacedPath {
             self.tolerance = tolerance
             for start in stride(from: 0, to: points.count, by: Self.size) {
                 let block = start..<min(points.count, start + Self.size)
-                var (minX, maxX, minY, maxY) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
-                for k in block {
-                    (minX, maxX) = (min(minX, points[k].x), max(maxX, points[k].x))
-                    (minY, maxY) = (min(minY, points[k].y), max(maxY, points[k].y))
-                }
-                let centre = (x: (minX + maxX) / 2, y: (minY + maxY) / 2)
+                let chord = (from: points[block.lowerBound], to: points[block.upperBound - 1])
                 var squared = 0.0
                 for k in block {
-                    let (dx, dy) = (points[k].x - centre.x, points[k].y - centre.y)
-                    squared = max(squared, dx * dx + dy * dy)
+                    squared = max(squared, LocalPlane.squaredDistance(from: points[k], toSegment: chord.from, chord.to))
                 }
-                centres.append(centre)
+                chords.append(chord)
                 // A hair more than the farthest fix, so that rounding never leaves one outside.
                 radii.append(squared.squareRoot() * (1 + 1e-9) + 1e-9)
                 rooms.append(tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
@@ -58,23 +57,25 @@ extension SpacedPath {
         /// any of them is beyond its room (negative when none is; -infinity for no fix).
         func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> (worst: Double, over: Double) {
             var largest = Largest()
-            // A range of two blocks or fewer is measured whole: its circles would pass few fixes over.
+            // A range of two blocks or fewer is measured whole: its bounds would pass few fixes over.
             guard range.count > 2 * Self.size else {
                 measure(range, from: a, to: b, &largest)
                 return figures(largest)
             }
             // The blocks the range reaches into; the first and the last may hold fixes outside it,
-            // and their circles bound the fixes inside all the same.
+            // and their bounds hold the fixes inside all the same.
             let first = range.lowerBound / Self.size, last = (range.upperBound - 1) / Self.size
             func fixes(_ block: Int) -> Range<Int> {
                 max(range.lowerBound, block * Self.size)..<min(range.upperBound, (block + 1) * Self.size)
             }
-            // The block whose circle reaches farthest from the segment is measured first, so that
+            // The block whose bound reaches farthest from the segment is measured first, so that
             // the others are weighed against a large distance.
             return withUnsafeTemporaryAllocation(of: Double.self, capacity: last - first + 1) { reaches in
                 var farthest = first
                 for block in first...last {
-                    reaches[block - first] = LocalPlane.squaredDistance(from: centres[block], toSegment: a, b).squareRoot() + radii[block]
+                    let ends = max(LocalPlane.squaredDistance(from: chords[block].from, toSegment: a, b),
+                                   LocalPlane.squaredDistance(from: chords[block].to, toSegment: a, b))
+                    reaches[block - first] = ends.squareRoot() * (1 + 1e-9) + radii[block]
                     if reaches[block - first] > reaches[farthest - first] { farthest = block }
                 }
                 measure(fixes(farthest), from: a, to: b, &largest)

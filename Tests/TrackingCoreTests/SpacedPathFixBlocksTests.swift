@@ -70,28 +70,40 @@ import Testing
         #expect(long > 1000)
     }
 
-    /// Blocks whose fixes lie on their circle (a ring 20 m across on the road), between blocks
-    /// standing 9.995 m off the road: a ring's bound is the least above what its farthest fix can
-    /// be, and a block next to it nearly as far must not let it be passed over.
-    @Test func aFixOnTheBlocksCircleIsNeverPassedOver() {
+    /// Blocks whose fixes lie on their bound, between blocks standing nearly as far off the road:
+    /// a bound is the least above what its farthest fix can be, and a block next to it nearly as
+    /// far must not let it be passed over. Rings 20 m across on the road (their farthest fixes
+    /// off the chord on both sides), and bulges whose middle fixes stand 9.75 m off their chord
+    /// on one side, the chord on the road (a bound from the chord's ends alone would pass them
+    /// over for the blocks beside them, 9.7 m off).
+    @Test func aFixOnTheBlocksBoundIsNeverPassedOver() {
         let size = SpacedPath.FixBlocks.size
-        for rotation in stride(from: 0.0, to: 360, by: 7.5) {
-            var points: [(x: Double, y: Double)] = []
-            for block in 0..<6 {
-                for k in 0..<size {
-                    let angle = (rotation + Double(k) * 360 / Double(size)) * .pi / 180
-                    points.append(block % 2 == 0 ? (Double(block) * 50 + 10 * cos(angle), 10 * sin(angle)) : (Double(block) * 50, 9.995))
+        let ring = { (rotation: Double, k: Int) -> (x: Double, y: Double) in
+            let angle = (rotation + Double(k) * 360 / Double(size)) * .pi / 180
+            return (10 * cos(angle), 10 * sin(angle))
+        }
+        let bulge = { (_: Double, k: Int) -> (x: Double, y: Double) in
+            (Double(k) * 4, 10 * sin(Double(k) * .pi / Double(size - 1)))
+        }
+        for (shape, beside, rotations) in [(ring, 9.995, Array(stride(from: 0.0, to: 360, by: 7.5))), (bulge, 9.7, [0])] {
+            for rotation in rotations {
+                var points: [(x: Double, y: Double)] = []
+                for block in 0..<6 {
+                    for k in 0..<size {
+                        let p = shape(rotation, k)
+                        points.append(block % 2 == 0 ? (Double(block) * 50 + p.x, p.y) : (Double(block) * 50 + Double(k), beside))
+                    }
                 }
-            }
-            // Straight: a bend's smaller room would have every block measured anyway.
-            let turns = [TurnWatch.Turn](repeating: .straight, count: points.count)
-            let gaps = [Bool](repeating: false, count: points.count)
-            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, afterGap: gaps, tolerance: 10)
-            for offset in [-0.004, 0, 0.004] {
-                let (a, b) = ((x: -30.0, y: offset), (x: 300.0, y: offset))
-                let found = blocks.reach(1..<(points.count - 1), from: a, to: b)
-                let expected = Self.everyFix(points, turns, gaps, 1..<(points.count - 1), a, b, tolerance: 10)
-                #expect(found.worst == expected.worst && found.over == expected.over, "rotation \(rotation), offset \(offset)")
+                // Straight: a bend's smaller room would have every block measured anyway.
+                let turns = [TurnWatch.Turn](repeating: .straight, count: points.count)
+                let gaps = [Bool](repeating: false, count: points.count)
+                let blocks = SpacedPath.FixBlocks(points: points, turns: turns, afterGap: gaps, tolerance: 10)
+                for offset in [-0.004, 0, 0.004] {
+                    let (a, b) = ((x: -30.0, y: offset), (x: 300.0, y: offset))
+                    let found = blocks.reach(1..<(points.count - 1), from: a, to: b)
+                    let expected = Self.everyFix(points, turns, gaps, 1..<(points.count - 1), a, b, tolerance: 10)
+                    #expect(found.worst == expected.worst && found.over == expected.over, "rotation \(rotation), offset \(offset), beside \(beside)")
+                }
             }
         }
     }
