@@ -92,8 +92,9 @@ struct SpacedPath {
         var pairs = Pairs(count: nodes.count)
         var reached = [Bool](repeating: false, count: nodes.count)
         reached[0] = true
+        let asked = Self.askable(marks, filtering)
         for b in 1...end {
-            for a in 0..<b where reached[a] && allowed(a, b) {
+            for a in 0..<(b == end ? b : asked[b]) where reached[a] && allowed(a, b) {
                 let (worst, over) = cost(a, b)
                 let open = b == end && leavesOpen(a)
                 pairs.measure(a, b, cost: worst, over: open && meeting != nil ? worst - tolerance * MotionTriggers.turnShare : over)
@@ -110,6 +111,20 @@ struct SpacedPath {
         //    many points (`choice(_:mostPoints:tolerance:excessAlike:)`).
         guard let choice = Self.choice(pairs, mostPoints: mostPoints, tolerance: tolerance, excessAlike: excessAlike) else { return [] }
         return choice.nodes.map(location) + (choice.endKept ? [location(end)] : [])
+    }
+
+    /// For each candidate, how many of the candidates before it the rule may allow before it:
+    /// under TimeBased those 30 s or more before it, the first ones in time order (the rule was
+    /// asked about every pair, and said no to those within 30 s: 5 % of the filter's
+    /// instructions under TimeBased at 1 Hz); under a distance rule any of them. Into the newest
+    /// fix `points` asks every one: a stretch left open there asks no rule.
+    static func askable(_ marks: [TrackerFiltering.Mark], _ filtering: TrackerFiltering) -> [Int] {
+        guard filtering == .timeBased else { return Array(marks.indices) }
+        var tooClose = 0
+        return marks.indices.map { b in
+            while tooClose < b, filtering.stores(marks[b], after: marks[tooClose]) { tooClose += 1 }
+            return tooClose
+        }
     }
 
     /// The candidates, as indices into the projected points (0 is the origin, the last is the

@@ -160,6 +160,26 @@ import Testing
         return pairs
     }
 
+    /// The rule is asked only about pairs it may allow: under TimeBased the candidates 30 s or
+    /// more before each, and the choice must still be offered every one of those.
+    @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased])
+    func everyPairTheRuleAllowsIsAsked(filtering: TrackerFiltering) {
+        let seconds = [0.0, 10, 29.9, 30, 45, 60, 60.5, 89.9, 90, 200]
+        let marks = seconds.enumerated().map { index, second in
+            TrackerFiltering.Mark(Track.fix(second, east: Double(index % 2) * 40, north: 0))
+        }
+        let asked = SpacedPath.askable(marks, filtering)
+        for b in marks.indices {
+            #expect(asked[b] <= b)
+            for a in 0..<b where filtering.stores(marks[b], after: marks[a]) {
+                #expect(a < asked[b], "\(filtering): \(seconds[a]) s before \(seconds[b]) s is allowed, and must be asked")
+            }
+        }
+        if filtering == .timeBased {
+            #expect(asked == [0, 0, 0, 1, 2, 4, 4, 5, 6, 9])
+        }
+    }
+
     @Test func theWeighingPrefersLessExcessToFewerPointsUnlessTheCountIsBounded() throws {
         let pairs = Self.pairs(keepingTheEndFrom2: true)
         let free = try #require(SpacedPath.choice(pairs, tolerance: 10))
