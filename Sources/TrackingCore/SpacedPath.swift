@@ -113,7 +113,7 @@ struct SpacedPath {
         return choice.nodes.map(location) + (choice.endKept ? [location(end)] : [])
     }
 
-    /// For each candidate, how many of the candidates before it the rule may allow before it:
+    /// For each candidate, how many of those before it the rule may allow as the point before it:
     /// under TimeBased those 30 s or more before it, the first ones in time order (the rule was
     /// asked about every pair, and said no to those within 30 s: 5 % of the filter's
     /// instructions under TimeBased at 1 Hz); under a distance rule any of them. Into the newest
