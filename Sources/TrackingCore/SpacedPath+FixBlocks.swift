@@ -14,79 +14,102 @@ extension SpacedPath {
         /// Fixes in a block.
         static let size = 8
 
-        /// Each fix on the plane (node 0, `origin`, first).
-        let points: [(x: Double, y: Double)]
-        /// The turn at each fix (`TurnWatch`).
-        let turns: [TurnWatch.Turn]
-        /// Whether each fix is the first after a gap (`MotionTriggers.gapSeconds`).
-        let afterGap: [Bool]
-        /// The room a fix has: `tolerance`, on a bend's inside `tolerance * turnShare`, and on both
-        /// sides of the first fix after a gap `tolerance * gapShare`, as the deviation trigger has.
-        let tolerance: Double
-        /// Each block's chord, from its first fix to its last, and how far its farthest fix is from
+        /// The room a fix has against a segment (see `tolerance`).
+        private enum Room: UInt8 {
+            case whole
+            /// In a right turn: `turnShare` where the segment passes with the fix on its left.
+            case rightBend
+            /// In a left turn: `turnShare` where the segment passes with the fix on its right.
+            case leftBend
+            /// The first fix after a gap: `gapShare` on both sides.
+            case afterGap
+        }
+
+        /// A fix on the plane, with its room.
+        private struct Fix {
+            var point: (x: Double, y: Double)
+            var room: Room
+        }
+
+        /// A block's chord, from its first fix to its last, and how far its farthest fix is from
         /// that chord: no fix of the block is farther from a segment than the chord's farther end
         /// plus that (the distance to a segment is convex, so along the chord it is largest at an
         /// end). A circle about the block bounded it too, but at 1 Hz a block is 100 m of road and
         /// its circle as wide; the chord's bound is only as wide as the road bends in the block.
-        private var chords: [(from: (x: Double, y: Double), to: (x: Double, y: Double))] = []
-        private var radii: [Double] = []
-        /// The least room any fix of the block can have.
-        private var rooms: [Double] = []
+        private struct Block {
+            var from: (x: Double, y: Double)
+            var to: (x: Double, y: Double)
+            var radius: Double
+            /// The least room any fix of the block has.
+            var room: Double
+        }
 
+        /// Each fix (node 0, `origin`, first), and each block, side by side in memory: a choice
+        /// reads them for every pair it weighs, and read from three arrays of the fixes and three
+        /// of the blocks, each read checked, they cost more than the measuring itself.
+        private let fixes: [Fix]
+        private let blocks: [Block]
+        /// The room a fix has: `tolerance`, on a bend's inside `tolerance * turnShare`, and on both
+        /// sides of the first fix after a gap `tolerance * gapShare`, as the deviation trigger has.
+        let tolerance: Double
+
+        /// `points` on the plane, with the turn at each (`TurnWatch`) and whether each is the
+        /// first after a gap (`MotionTriggers.gapSeconds`).
         init(points: [(x: Double, y: Double)], turns: [TurnWatch.Turn], afterGap: [Bool], tolerance: Double) {
-            self.points = points
-            self.turns = turns
-            self.afterGap = afterGap
             self.tolerance = tolerance
-            for start in stride(from: 0, to: points.count, by: Self.size) {
+            fixes = points.indices.map { k in
+                Fix(point: points[k], room: afterGap[k] ? .afterGap : turns[k] == .right ? .rightBend : turns[k] == .left ? .leftBend : .whole)
+            }
+            blocks = stride(from: 0, to: points.count, by: Self.size).map { start in
                 let block = start..<min(points.count, start + Self.size)
-                let chord = (from: points[block.lowerBound], to: points[block.upperBound - 1])
-                var squared = 0.0
-                for k in block {
-                    squared = max(squared, LocalPlane.squaredDistance(from: points[k], toSegment: chord.from, chord.to))
-                }
-                chords.append(chord)
-                // A hair more than the farthest fix, so that rounding never leaves one outside.
-                radii.append(squared.squareRoot() * (1 + 1e-9) + 1e-9)
-                rooms.append(tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
-                    : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1))
+                let chord = LocalPlane.Segment(points[block.lowerBound], points[block.upperBound - 1])
+                let squared = block.map { chord.squaredDistance(from: points[$0]) }.max() ?? 0
+                return Block(from: points[block.lowerBound], to: points[block.upperBound - 1],
+                             // A hair more than the farthest fix, so that rounding never leaves one outside.
+                             radius: squared.squareRoot() * (1 + 1e-9) + 1e-9,
+                             room: tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
+                                 : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1))
             }
         }
 
         /// The largest distance from a fix in `range` to the segment from `a` to `b`, and the most
         /// any of them is beyond its room (negative when none is; -infinity for no fix).
         func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> (worst: Double, over: Double) {
-            var largest = Largest()
-            // A range of two blocks or fewer is measured whole: its bounds would pass few fixes over.
-            guard range.count > 2 * Self.size else {
-                measure(range, from: a, to: b, &largest)
-                return figures(largest)
-            }
-            // The blocks the range reaches into; the first and the last may hold fixes outside it,
-            // and their bounds hold the fixes inside all the same.
-            let first = range.lowerBound / Self.size, last = (range.upperBound - 1) / Self.size
-            func fixes(_ block: Int) -> Range<Int> {
-                max(range.lowerBound, block * Self.size)..<min(range.upperBound, (block + 1) * Self.size)
-            }
-            // The block whose bound reaches farthest from the segment is measured first, so that
-            // the others are weighed against a large distance.
-            return withUnsafeTemporaryAllocation(of: Double.self, capacity: last - first + 1) { reaches in
-                var farthest = first
-                for block in first...last {
-                    let ends = max(LocalPlane.squaredDistance(from: chords[block].from, toSegment: a, b),
-                                   LocalPlane.squaredDistance(from: chords[block].to, toSegment: a, b))
-                    reaches[block - first] = ends.squareRoot() * (1 + 1e-9) + radii[block]
-                    if reaches[block - first] > reaches[farthest - first] { farthest = block }
+            let segment = LocalPlane.Segment(a, b)
+            return fixes.withUnsafeBufferPointer { fixes in
+                var largest = Largest()
+                // A range of two blocks or fewer is measured whole: its bounds would pass few fixes over.
+                guard range.count > 2 * Self.size else {
+                    Self.measure(fixes, range, against: segment, &largest)
+                    return figures(largest)
                 }
-                measure(fixes(farthest), from: a, to: b, &largest)
-                var (worst, over) = figures(largest)
-                for block in first...last where block != farthest {
-                    let reach = reaches[block - first]
-                    guard reach > worst || reach - rooms[block] > over else { continue }
-                    measure(fixes(block), from: a, to: b, &largest)
-                    (worst, over) = figures(largest)
+                return blocks.withUnsafeBufferPointer { blocks in
+                    // The blocks the range reaches into; the first and the last may hold fixes
+                    // outside it, and their bounds hold the fixes inside all the same.
+                    let first = range.lowerBound / Self.size, last = (range.upperBound - 1) / Self.size
+                    func inside(_ block: Int) -> Range<Int> {
+                        max(range.lowerBound, block * Self.size)..<min(range.upperBound, (block + 1) * Self.size)
+                    }
+                    // The block whose bound reaches farthest from the segment is measured first, so
+                    // that the others are weighed against a large distance.
+                    return withUnsafeTemporaryAllocation(of: Double.self, capacity: last - first + 1) { reaches in
+                        var farthest = first
+                        for block in first...last {
+                            let ends = max(segment.squaredDistance(from: blocks[block].from), segment.squaredDistance(from: blocks[block].to))
+                            reaches[block - first] = ends.squareRoot() * (1 + 1e-9) + blocks[block].radius
+                            if reaches[block - first] > reaches[farthest - first] { farthest = block }
+                        }
+                        Self.measure(fixes, inside(farthest), against: segment, &largest)
+                        var (worst, over) = figures(largest)
+                        for block in first...last where block != farthest {
+                            let reach = reaches[block - first]
+                            guard reach > worst || reach - blocks[block].room > over else { continue }
+                            Self.measure(fixes, inside(block), against: segment, &largest)
+                            (worst, over) = figures(largest)
+                        }
+                        return (worst, over)
+                    }
                 }
-                return (worst, over)
             }
         }
 
@@ -96,17 +119,20 @@ extension SpacedPath {
             var roomy = -1.0, bend = -1.0, gap = -1.0
         }
 
-        /// Measures the fixes in `fixes` against the segment, each by its room.
-        private func measure(_ fixes: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double),
-                             _ largest: inout Largest) {
-            for k in fixes {
-                let squared = LocalPlane.squaredDistance(from: points[k], toSegment: a, b)
-                if afterGap[k] {
-                    largest.gap = max(largest.gap, squared)
-                } else if SpacedPath.insideOfABend(points[k], turns[k], a, b) {
-                    largest.bend = max(largest.bend, squared)
-                } else {
-                    largest.roomy = max(largest.roomy, squared)
+        /// Measures the fixes in `range` against `segment`, each by its room.
+        @inline(__always)
+        private static func measure(_ fixes: UnsafeBufferPointer<Fix>, _ range: Range<Int>, against segment: LocalPlane.Segment,
+                                    _ largest: inout Largest) {
+            for k in range {
+                let fix = fixes[k]
+                let squared = segment.squaredDistance(from: fix.point)
+                switch fix.room {
+                case .whole: largest.roomy = max(largest.roomy, squared)
+                case .afterGap: largest.gap = max(largest.gap, squared)
+                case .rightBend:
+                    if segment.side(of: fix.point) > 0 { largest.bend = max(largest.bend, squared) } else { largest.roomy = max(largest.roomy, squared) }
+                case .leftBend:
+                    if segment.side(of: fix.point) < 0 { largest.bend = max(largest.bend, squared) } else { largest.roomy = max(largest.roomy, squared) }
                 }
             }
         }
