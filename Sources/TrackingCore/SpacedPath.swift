@@ -196,8 +196,9 @@ struct SpacedPath {
         return out
     }
 
-    /// The turn at each fix (`TurnWatch`), none where the vehicle stands. By index: zipped with
-    /// `standing`, each fix was copied to be read (3 % of the spacing's instructions at 1 Hz).
+    /// The turn at each fix (`TurnWatch`), none where the vehicle stands. By index, and each
+    /// fix's course and time read where they lie: zipped with `standing`, or handed to the watch
+    /// whole, each fix was copied (3 % of the spacing's instructions at 1 Hz, then 1 %).
     ///
     /// Over five seconds only, without the triggers' sharp two-second reading: where the rule
     /// forces a segment off the fixes (a U-turn 30 m across under DistanceBased), the choice
@@ -211,7 +212,7 @@ struct SpacedPath {
                 watch.reset()
                 return .straight
             }
-            return watch.turn(at: fixes[index])
+            return watch.turn(course: fixes[index].course, at: fixes[index].time)
         }
     }
 

@@ -9,7 +9,8 @@
 /// The course is compared with the one `baseline` before: over one second a receiver's course
 /// wanders by a degree or two on a straight at speed and by more at 10 Hz, while a highway's
 /// long curve turns about 2°/s; over five seconds the wander averages out and the curve does not.
-/// Bounded memory: the fixes of the last `baseline`.
+/// Bounded memory: the fixes of the last `baseline`, and at most as many (or 16) forgotten and
+/// not yet dropped.
 ///
 /// Where the five seconds see no bend, a sharp one over the last `shortBaseline` still counts: at
 /// an S-curve's inflection the five seconds hold the end of the first bend and the start of the
@@ -42,7 +43,11 @@ public struct TurnWatch: Sendable {
 
     /// Whether a sharp bend over `shortBaseline` counts where the `baseline` sees none.
     public let readsSharpBends: Bool
+    /// The fixes remembered, oldest first, from `oldest` on: those before it are forgotten, and
+    /// dropped from the array only now and then (removed one by one from its front, each fix
+    /// moved every one after it: at 10 Hz fifty).
     private var recent: [(time: FixTime, course: Double)] = []
+    private var oldest = 0
 
     public init(readsSharpBends: Bool = true) {
         self.readsSharpBends = readsSharpBends
@@ -50,22 +55,37 @@ public struct TurnWatch: Sendable {
 
     /// The turn at `fix`, which it then remembers. Fixes come in time order.
     public mutating func turn(at fix: Location) -> Turn {
-        guard let course = fix.course else { return .straight }
-        defer { recent.append((fix.time, course)) }
+        turn(course: fix.course, at: fix.time)
+    }
+
+    /// The turn at a fix of `time` whose course is `course` (none: straight, and not remembered).
+    mutating func turn(course: Double?, at time: FixTime) -> Turn {
+        guard let course else { return .straight }
+        defer { remember(time, course) }
         // Keep the newest fix at least `baseline` old as the reference, and everything after it.
-        while recent.count > 1, recent[1].time.seconds(to: fix.time) >= Self.baseline { recent.removeFirst() }
-        guard let reference = recent.first else { return .straight }
-        let elapsed = reference.time.seconds(to: fix.time)
+        while recent.count - oldest > 1, recent[oldest + 1].time.seconds(to: time) >= Self.baseline { oldest += 1 }
+        guard oldest < recent.count else { return .straight }
+        let reference = recent[oldest]
+        let elapsed = reference.time.seconds(to: time)
         guard elapsed > 0 else { return .straight }
         // Over the whole baseline even when the history is shorter (after a start or a stop): a
         // receiver's wander in its first second is no bend, a corner's 90° still is.
         let turn = Self.turn(from: reference.course, to: course, over: max(elapsed, Self.baseline), rate: Self.rate)
-        return turn != .straight ? turn : sharpTurn(to: course, at: fix.time)
+        return turn != .straight ? turn : sharpTurn(to: course, at: time)
+    }
+
+    /// Remembers a fix, first dropping the forgotten ones once they are as many as those kept.
+    private mutating func remember(_ time: FixTime, _ course: Double) {
+        if oldest >= 16, oldest * 2 >= recent.count {
+            recent.removeFirst(oldest)
+            oldest = 0
+        }
+        recent.append((time, course))
     }
 
     /// The turn over the last `shortBaseline`, when it is sharp (`sharpRate`); else straight.
     private func sharpTurn(to course: Double, at time: FixTime) -> Turn {
-        guard readsSharpBends, let near = recent.last(where: { $0.time.seconds(to: time) >= Self.shortBaseline }) else { return .straight }
+        guard readsSharpBends, let near = recent[oldest...].last(where: { $0.time.seconds(to: time) >= Self.shortBaseline }) else { return .straight }
         return Self.turn(from: near.course, to: course, over: near.time.seconds(to: time), rate: Self.sharpRate)
     }
 
@@ -81,5 +101,6 @@ public struct TurnWatch: Sendable {
     /// Forgets the course history (a stop: the course of a parked receiver is noise).
     public mutating func reset() {
         recent.removeAll(keepingCapacity: true)
+        oldest = 0
     }
 }

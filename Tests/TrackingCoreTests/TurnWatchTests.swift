@@ -63,6 +63,31 @@ import TrackingCore
         watch.reset()
         #expect(watch.turn(at: Track.fix(3, course: 200)) == .straight, "a reset forgets the course before")
     }
+
+    /// A watch remembers only its last few seconds and drops the rest now and then: after ten
+    /// minutes at 10 Hz of bends of every rate either way, with gaps of up to 4.5 s, each fix
+    /// reads as it does to a watch that has seen only the ten seconds before it.
+    @Test func aLongDriveReadsAsItsLastSecondsDo() {
+        var course = 0.0, rate = 0.0, second = 0.0
+        let fixes = (0..<6000).map { tenth -> Location in
+            if tenth % 37 == 0 { rate = Double(tenth % 11) * 1.3 - 6.5 }
+            let step = tenth % 53 == 0 ? Double(tenth % 5) + 0.5 : 0.1
+            second += step
+            course = (course + rate * step + 360).truncatingRemainder(dividingBy: 360)
+            return Track.fix(second, course: tenth % 97 == 5 ? nil : course)
+        }
+        var long = TurnWatch()
+        var turns: Set<TurnWatch.Turn> = []
+        for (index, fix) in fixes.enumerated() {
+            let read = long.turn(at: fix)
+            var fresh = TurnWatch()
+            let recent = fixes[..<index].drop { $0.time.seconds(to: fix.time) > 10 }
+            for earlier in recent { _ = fresh.turn(at: earlier) }
+            #expect(read == fresh.turn(at: fix), "fix \(index) (after \(recent.count) fixes)")
+            turns.insert(read)
+        }
+        #expect(turns == [.right, .left, .straight])
+    }
 }
 
 /// The cone's room on each side of a point.
