@@ -73,15 +73,18 @@ extension SpacedPath {
         }
 
         /// The largest distance from a fix in `range` to the segment from `a` to `b`, and the most
-        /// any of them is beyond its room (negative when none is; -infinity for no fix).
-        func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> (worst: Double, over: Double) {
+        /// any of them is beyond its room (negative when none is; -infinity for no fix); nil as
+        /// soon as a fix is found farther than `within`.
+        func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double),
+                   within: Double = .infinity) -> (worst: Double, over: Double)? {
             let segment = LocalPlane.Segment(a, b)
             return fixes.withUnsafeBufferPointer { fixes in
                 var largest = Largest()
                 // A range of two blocks or fewer is measured whole: its bounds would pass few fixes over.
                 guard range.count > 2 * Self.size else {
                     Self.measure(fixes, range, against: segment, &largest)
-                    return figures(largest)
+                    let found = figures(largest)
+                    return found.worst > within ? nil : found
                 }
                 return blocks.withUnsafeBufferPointer { blocks in
                     // The blocks the range reaches into; the first and the last may hold fixes
@@ -91,23 +94,26 @@ extension SpacedPath {
                         max(range.lowerBound, block * Self.size)..<min(range.upperBound, (block + 1) * Self.size)
                     }
                     // The block whose bound reaches farthest from the segment is measured first, so
-                    // that the others are weighed against a large distance.
-                    return withUnsafeTemporaryAllocation(of: Double.self, capacity: last - first + 1) { reaches in
+                    // that the others are weighed against a large distance. A block's chord ends are
+                    // two of its fixes: one of the range's beyond `within` ends the measuring.
+                    return withUnsafeTemporaryAllocation(of: Double.self, capacity: last - first + 1) { reaches -> (worst: Double, over: Double)? in
                         var farthest = first
                         for block in first...last {
-                            let ends = max(segment.squaredDistance(from: blocks[block].from), segment.squaredDistance(from: blocks[block].to))
-                            reaches[block - first] = ends.squareRoot() * (1 + 1e-9) + blocks[block].radius
+                            let from = segment.squaredDistance(from: blocks[block].from), to = segment.squaredDistance(from: blocks[block].to)
+                            if block > first, block < last, max(from, to).squareRoot() > within { return nil }
+                            reaches[block - first] = max(from, to).squareRoot() * (1 + 1e-9) + blocks[block].radius
                             if reaches[block - first] > reaches[farthest - first] { farthest = block }
                         }
                         Self.measure(fixes, inside(farthest), against: segment, &largest)
                         var (worst, over) = figures(largest)
                         for block in first...last where block != farthest {
+                            guard worst <= within else { return nil }
                             let reach = reaches[block - first]
                             guard reach > worst || reach - blocks[block].room > over else { continue }
                             Self.measure(fixes, inside(block), against: segment, &largest)
                             (worst, over) = figures(largest)
                         }
-                        return (worst, over)
+                        return worst > within ? nil : (worst, over)
                     }
                 }
             }

@@ -69,11 +69,6 @@ struct SpacedPath {
         func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
         let marks = nodes.indices.map { TrackerFiltering.Mark(location($0)) }
         let blocks = FixBlocks(points: projected, turns: turns, afterGap: [false] + gaps(standing: standing), tolerance: tolerance)
-        /// The largest distance from a fix between `a` and `b` to their segment, and the most
-        /// any of them is beyond its room (less on a bend's inside and after a gap).
-        func cost(_ a: Int, _ b: Int) -> (worst: Double, over: Double) {
-            blocks.reach((nodes[a] + 1)..<nodes[b], from: projected[nodes[a]], to: projected[nodes[b]])
-        }
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
         // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).
         func keepsEnd(_ a: Int) -> Bool { meeting != nil && endMeets && filtering.stores(marks[end], after: marks[a]) }
@@ -81,26 +76,21 @@ struct SpacedPath {
         func allowed(_ a: Int, _ b: Int) -> Bool {
             b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(marks[b], after: marks[a])
         }
-        // 1. The pairs the rule allows, each measured only from a candidate the path can reach:
-        //    under TimeBased none in the 30 s after `origin`, and those pairs were three in four
-        //    of the pairs measured.
+        // 1. The pairs the rule allows, each measured only from a candidate the path can reach
+        //    (under TimeBased none in the 30 s after `origin`), and only as far as it could be
+        //    weighed (`Pairs.init(count:asked:allowed:tolerance:mostPoints:measuring:)`): the largest distance
+        //    from a fix between the two to their segment, and the most any is beyond its room
+        //    (less on a bend's inside and after a gap).
         // An open stretch counts a point as the kept end does: it will need one (where the road
         // goes next), so the two are weighed by how near they keep the fixes. Its segment is not
         // the one that will be stored (the next point is not known yet), so it gets the room a
         // bend's inside gets: a corner left 9 m inside its fixes was 15 m inside the road
         // (make_drive seed 43 under AccuracyBased).
-        var pairs = Pairs(count: nodes.count)
-        var reached = [Bool](repeating: false, count: nodes.count)
-        reached[0] = true
-        let asked = Self.askable(marks, filtering)
-        for b in 1...end {
-            for a in 0..<(b == end ? b : asked[b]) where reached[a] && allowed(a, b) {
-                let (worst, over) = cost(a, b)
-                let open = b == end && leavesOpen(a)
-                pairs.measure(a, b, cost: worst, over: open && meeting != nil ? worst - tolerance * MotionTriggers.turnShare : over)
-                if b == end { pairs.keepsEnd[a] = !open }
-                reached[b] = true
-            }
+        let pairs = Pairs(count: nodes.count, asked: Self.askable(marks, filtering), allowed: allowed,
+                          tolerance: tolerance, mostPoints: mostPoints) { a, b, within in
+            guard let (worst, over) = blocks.reach((nodes[a] + 1)..<nodes[b], from: projected[nodes[a]], to: projected[nodes[b]], within: within) else { return nil }
+            let open = b == end && leavesOpen(a)
+            return (worst, open && meeting != nil ? worst - tolerance * MotionTriggers.turnShare : over, !open)
         }
         // 2. The smallest largest distance the rule allows; within it, the least excess over the
         //    tolerance summed over the segments, then the fewest points, then the smaller largest

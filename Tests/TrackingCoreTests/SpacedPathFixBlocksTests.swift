@@ -45,7 +45,7 @@ import Testing
 
     @Test func theFarthestFixAndTheMostBeyondItsRoomAreThoseOfEveryFix() {
         var random = SplitMix(seed: 2026_12_04)
-        var long = 0
+        var long = 0, beyond = 0
         for _ in 0..<3000 {
             let count = 2 + Int(random.uniform() * 400)
             let (points, turns) = Self.road(&random, count: count)
@@ -62,12 +62,20 @@ import Testing
             let range = lower..<upper
             let found = blocks.reach(range, from: ends.0, to: ends.1)
             let expected = Self.everyFix(points, turns, gaps, range, ends.0, ends.1, tolerance: tolerance)
-            #expect(found.worst == expected.worst, "\(count) fixes, \(range)")
-            #expect(found.over == expected.over, "\(count) fixes, \(range)")
+            #expect(found?.worst == expected.worst, "\(count) fixes, \(range)")
+            #expect(found?.over == expected.over, "\(count) fixes, \(range)")
+            // Asked to give up beyond a distance: nil exactly when a fix lies beyond it, else the same.
+            let within = expected.worst * (0.5 + random.uniform())
+            let bounded = blocks.reach(range, from: ends.0, to: ends.1, within: within)
+            #expect((bounded == nil) == (expected.worst > within), "\(count) fixes, \(range), within \(within) of \(expected.worst)")
+            if let bounded { #expect(bounded.worst == expected.worst && bounded.over == expected.over, "\(count) fixes, \(range), within \(within)") }
+            beyond += expected.worst > within ? 1 : 0
             if range.count > 3 * SpacedPath.FixBlocks.size { long += 1 }
         }
-        // A third of the ranges or more span more than three blocks, so the blocks are what is tested.
+        // A third of the ranges or more span more than three blocks, so the blocks are what is tested;
+        // about half of them lie beyond the distance they were asked to keep within.
         #expect(long > 1000)
+        #expect(beyond > 1000 && beyond < 2000, "\(beyond) of 3000 beyond")
     }
 
     /// Blocks whose fixes lie on their bound, between blocks standing nearly as far off the road:
@@ -102,7 +110,7 @@ import Testing
                     let (a, b) = ((x: -30.0, y: offset), (x: 300.0, y: offset))
                     let found = blocks.reach(1..<(points.count - 1), from: a, to: b)
                     let expected = Self.everyFix(points, turns, gaps, 1..<(points.count - 1), a, b, tolerance: 10)
-                    #expect(found.worst == expected.worst && found.over == expected.over, "rotation \(rotation), offset \(offset), beside \(beside)")
+                    #expect(found?.worst == expected.worst && found?.over == expected.over, "rotation \(rotation), offset \(offset), beside \(beside)")
                 }
             }
         }
