@@ -18,39 +18,45 @@ extension SpacedPath.Pairs {
     init(count: Int, asked: [Int], allowed: (Int, Int) -> Bool, tolerance: Double, mostPoints: Int?, measuring: Measure) {
         self.init(count: count)
         let end = count - 1
-        var reached = [Bool](repeating: false, count: count)
-        reached[0] = true
         /// The smallest largest distance of a track measured so far, of at most `fewest` points.
         var nearest = Double.infinity
         let fewest = mostPoints.map { $0 > 1 ? $0 - 1 : $0 } ?? .max
-        func measured(_ a: Int, _ b: Int) -> Double? {
+        func figures(_ a: Int, _ b: Int) -> Measured? {
             guard let pair = measuring(a, b, max(tolerance, nearest) + 1e-9) else { return nil }
-            self.measure(a, b, cost: pair.worst, over: pair.over)
             if b == end { keepsEnd[a] = pair.keepsEnd }
-            reached[b] = true
-            return pair.worst
+            return Measured(a: a, b: b, cost: pair.worst, over: pair.over)
         }
         // First the tracks of one segment and of two, for the bound: from the origin, and on into
-        // the newest fix. A track bounds the rest when it keeps few enough points.
-        /// Of each candidate, whether its pair into the newest fix was tried already; of the
-        /// origin, every pair from it.
+        // the newest fix. A track bounds the rest when it keeps few enough points. Their pairs are
+        // held until their turn comes in order.
+        var fromOrigin = [Measured?](repeating: nil, count: count)
+        var intoEnd = [Measured?](repeating: nil, count: count)
+        /// Of each candidate, whether its pair into the newest fix was tried already.
         var tried = [Bool](repeating: false, count: count)
         tried[0] = true
-        if allowed(0, end), let worst = measured(0, end), (keepsEnd[0] ? 1 : 0) <= fewest { nearest = worst }
+        if allowed(0, end), let pair = figures(0, end) {
+            intoEnd[0] = pair
+            if (keepsEnd[0] ? 1 : 0) <= fewest { nearest = pair.cost }
+        }
         for c in 1..<end where asked[c] > 0 && allowed(0, c) {
-            guard let first = measured(0, c) else { continue }
+            guard let first = figures(0, c) else { continue }
+            fromOrigin[c] = first
             tried[c] = true
-            if allowed(c, end), let second = measured(c, end), 1 + (keepsEnd[c] ? 1 : 0) <= fewest {
-                nearest = min(nearest, max(first, second))
-            }
+            guard allowed(c, end), let second = figures(c, end) else { continue }
+            intoEnd[c] = second
+            if 1 + (keepsEnd[c] ? 1 : 0) <= fewest { nearest = min(nearest, max(first.cost, second.cost)) }
         }
-        // The rest by their second candidate, then their first: a candidate is reached before a
-        // pair from it is asked.
+        // Every pair by its second candidate, then its first, as the weighing takes them (a
+        // candidate is reached before a pair from it is asked): those held, and the rest measured.
+        var reached = [Bool](repeating: false, count: count)
+        reached[0] = true
         for b in 1...end {
-            for a in 0..<(b == end ? b : asked[b]) where reached[a] && !(b == end ? tried[a] : a == 0) && allowed(a, b) {
-                _ = measured(a, b)
+            for a in 0..<(b == end ? b : asked[b]) where reached[a] {
+                let held = b == end ? tried[a] : a == 0
+                guard let pair = held ? (b == end ? intoEnd[a] : fromOrigin[b]) : allowed(a, b) ? figures(a, b) : nil else { continue }
+                measure(pair.a, pair.b, cost: pair.cost, over: pair.over)
+                reached[b] = true
             }
         }
-        putInOrder()
     }
 }

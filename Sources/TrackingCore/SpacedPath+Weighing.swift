@@ -39,41 +39,9 @@ extension SpacedPath {
         }
 
         /// The pairs measured by their second candidate, then their first: a path reaches a
-        /// candidate by every pair into it before it goes on from there.
-        var inOrder: [Measured] {
-            guard !ordered else { return measured }
-            var pairs = self
-            pairs.putInOrder()
-            return pairs.measured
-        }
-
-        /// Puts the pairs measured in `inOrder`'s order, once for every weighing of them: by
-        /// counting into their second candidates, then within each by their first, which comes
-        /// nearly in order (`init(count:asked:allowed:tolerance:mostPoints:measuring:)` measures
-        /// the origin's pairs first, then the rest in order). Sorted by comparing, they cost 4 %
-        /// of the filter's instructions under DistanceBased at 1 Hz.
-        mutating func putInOrder() {
-            guard !ordered, !measured.isEmpty else { return }
-            var next = [Int](repeating: 0, count: count + 1)
-            for pair in measured { next[pair.b + 1] += 1 }
-            for node in 0..<count { next[node + 1] += next[node] }
-            var out = measured
-            for pair in measured {
-                out[next[pair.b]] = pair
-                next[pair.b] += 1
-            }
-            for index in out.indices.dropFirst() {
-                let pair = out[index]
-                var place = index
-                while place > 0, out[place - 1].b == pair.b, out[place - 1].a > pair.a {
-                    out[place] = out[place - 1]
-                    place -= 1
-                }
-                out[place] = pair
-            }
-            measured = out
-            ordered = true
-        }
+        /// candidate by every pair into it before it goes on from there. The measuring init gives
+        /// them in that order already; sorted only when they came otherwise.
+        var inOrder: [Measured] { ordered ? measured : measured.sorted { ($0.b, $0.a) < ($1.b, $1.a) } }
     }
 
     /// A track chosen: the candidates kept before the newest fix, whether the newest is kept too,
