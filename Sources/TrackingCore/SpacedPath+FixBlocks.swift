@@ -60,16 +60,20 @@ extension SpacedPath {
             fixes = points.indices.map { k in
                 Fix(point: points[k], room: afterGap[k] ? .afterGap : turns[k] == .right ? .rightBend : turns[k] == .left ? .leftBend : .whole)
             }
-            blocks = stride(from: 0, to: points.count, by: Self.size).map { start in
+            var blocks: [Block] = []
+            blocks.reserveCapacity((points.count + Self.size - 1) / Self.size)
+            for start in stride(from: 0, to: points.count, by: Self.size) {
                 let block = start..<min(points.count, start + Self.size)
                 let chord = LocalPlane.Segment(points[block.lowerBound], points[block.upperBound - 1])
-                let squared = block.map { chord.squaredDistance(from: points[$0]) }.max() ?? 0
-                return Block(from: points[block.lowerBound], to: points[block.upperBound - 1],
-                             // A hair more than the farthest fix, so that rounding never leaves one outside.
-                             radius: squared.squareRoot() * (1 + 1e-9) + 1e-9,
-                             room: tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
-                                 : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1))
+                var squared = 0.0
+                for k in block { squared = max(squared, chord.squaredDistance(from: points[k])) }
+                blocks.append(Block(from: points[block.lowerBound], to: points[block.upperBound - 1],
+                                    // A hair more than the farthest fix, so that rounding never leaves one outside.
+                                    radius: squared.squareRoot() * (1 + 1e-9) + 1e-9,
+                                    room: tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
+                                        : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1)))
             }
+            self.blocks = blocks
         }
 
         /// The largest distance from a fix in `range` to the segment from `a` to `b`, and the most

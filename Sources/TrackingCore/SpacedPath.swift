@@ -122,13 +122,24 @@ struct SpacedPath {
     /// thinning of them with `corners` kept.
     private func candidates() -> [Int] {
         let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
-        var nodes = [0] + stride(from: step, to: fixes.count, by: step)
-        if step > 1 { nodes += corners.compactMap(index(of:)).map { $0 + 1 } }
-        // Sorted, each once (through a Set they were hashed, 3 % of the spacing's instructions).
-        var unique: [Int] = []
-        unique.reserveCapacity(nodes.count + 1)
-        for node in (nodes + [fixes.count]).sorted() where unique.last != node { unique.append(node) }
-        return unique
+        guard step > 1 else { return Array(0...fixes.count) }
+        // The thinning's and the corners', each in order, merged, each once (through a Set they
+        // were hashed, 3 % of the spacing's instructions; sorted together, 2 %).
+        let even = Array(stride(from: 0, to: fixes.count, by: step)) + [fixes.count]
+        let owed = corners.compactMap(index(of:)).map { $0 + 1 }.sorted()
+        var nodes: [Int] = []
+        nodes.reserveCapacity(even.count + owed.count)
+        var (i, j) = (0, 0)
+        while i < even.count || j < owed.count {
+            let node: Int
+            if j == owed.count || i < even.count && even[i] <= owed[j] {
+                (node, i) = (even[i], i + 1)
+            } else {
+                (node, j) = (owed[j], j + 1)
+            }
+            if nodes.last != node { nodes.append(node) }
+        }
+        return nodes
     }
 
     /// The index of the fix of `time`, found by halving (the fixes are in time order; each fix
