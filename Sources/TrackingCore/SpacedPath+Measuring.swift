@@ -31,7 +31,8 @@ extension SpacedPath.Pairs {
         // held until their turn comes in order.
         var fromOrigin = [Measured?](repeating: nil, count: count)
         var intoEnd = [Measured?](repeating: nil, count: count)
-        /// Of each candidate, whether its pair into the newest fix was tried already.
+        /// Of each candidate, whether its pair into the newest fix was tried already (of the
+        /// origin, the pair from it into the newest fix).
         var tried = [Bool](repeating: false, count: count)
         tried[0] = true
         if allowed(0, end), let pair = figures(0, end) {
@@ -53,7 +54,8 @@ extension SpacedPath.Pairs {
         for b in 1...end {
             for a in 0..<(b == end ? b : asked[b]) where reached[a] {
                 let held = b == end ? tried[a] : a == 0
-                guard let pair = held ? (b == end ? intoEnd[a] : fromOrigin[b]) : allowed(a, b) ? figures(a, b) : nil else { continue }
+                let pair = held ? (b == end ? intoEnd[a] : fromOrigin[b]) : allowed(a, b) ? figures(a, b) : nil
+                guard let pair else { continue }
                 measure(pair.a, pair.b, cost: pair.cost, over: pair.over)
                 reached[b] = true
             }

@@ -78,9 +78,9 @@ struct SpacedPath {
         }
         // 1. The pairs the rule allows, each measured only from a candidate the path can reach
         //    (under TimeBased none in the 30 s after `origin`), and only as far as it could be
-        //    weighed (`Pairs.init(count:asked:allowed:tolerance:mostPoints:measuring:)`): the largest distance
-        //    from a fix between the two to their segment, and the most any is beyond its room
-        //    (less on a bend's inside and after a gap).
+        //    weighed (`Pairs.init(count:asked:allowed:tolerance:mostPoints:measuring:)`): the
+        //    largest distance from a fix between the two to their segment, and the most any is
+        //    beyond its room (less on a bend's inside and after a gap).
         // An open stretch counts a point as the kept end does: it will need one (where the road
         // goes next), so the two are weighed by how near they keep the fixes. Its segment is not
         // the one that will be stored (the next point is not known yet), so it gets the room a
@@ -124,7 +124,7 @@ struct SpacedPath {
         let step = max(1, (fixes.count + Self.maxNodes - 1) / Self.maxNodes)
         guard step > 1 else { return Array(0...fixes.count) }
         // The thinning's and the corners', each in order, merged, each once (through a Set they
-        // were hashed, 3 % of the spacing's instructions; sorted together, 2 %).
+        // were hashed, 3 % of the spacing's instructions; sorted together each choice, 1 %).
         let even = Array(stride(from: 0, to: fixes.count, by: step)) + [fixes.count]
         let owed = corners.compactMap(index(of:)).map { $0 + 1 }.sorted()
         var nodes: [Int] = []
