@@ -19,12 +19,13 @@ extension SpacedPath {
         /// (else the stretch after the candidate stays open).
         var keepsEnd: [Bool]
         /// The pairs measured: the weighing goes through these alone, not through every pair the
-        /// candidates could make (at 1 Hz under TimeBased, 123 a choice on average, of up to 1,770),
+        /// candidates could make (at 1 Hz under TimeBased, fewer than 100 a choice, of up to 1,770),
         /// so they are all it keeps (a table of every pair cost a choice two arrays of
         /// `count` squared, filled and copied: the copy alone was 4 % of the spacing's
         /// instructions under TimeBased at 1 Hz).
         private(set) var measured: [Measured] = []
-        /// Whether `measured` came by its second candidate, then its first, as `points` measures.
+        /// Whether `measured` came by its second candidate, then its first, as the measuring init
+        /// gives them.
         private var ordered = true
 
         init(count: Int) {
