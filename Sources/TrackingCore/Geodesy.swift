@@ -61,6 +61,13 @@ public struct LocalPlane: Sendable {
     /// The square of `distance(from:toSegment:)`, for comparing many distances with one root.
     @inline(__always)
     public static func squaredDistance(from p: (x: Double, y: Double), toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
-        Segment(a, b).squaredDistance(from: p)
+        let dx = b.x - a.x, dy = b.y - a.y
+        let lengthSquared = dx * dx + dy * dy
+        var t = 0.0
+        if lengthSquared > 0 {
+            t = max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / lengthSquared))
+        }
+        let cx = a.x + t * dx - p.x, cy = a.y + t * dy - p.y
+        return cx * cx + cy * cy
     }
 }

@@ -245,6 +245,6 @@ struct SpacedPath {
     /// Which side of the line from `a` to `b` `p` lies on: positive on its left, negative on its
     /// right, 0 on it (east and north make a right-handed plane).
     static func side(of p: (x: Double, y: Double), from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> Double {
-        LocalPlane.Segment(a, b).side(of: p)
+        (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
     }
 }
