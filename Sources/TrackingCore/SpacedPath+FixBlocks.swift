@@ -64,10 +64,10 @@ extension SpacedPath {
             blocks.reserveCapacity((points.count + Self.size - 1) / Self.size)
             for start in stride(from: 0, to: points.count, by: Self.size) {
                 let block = start..<min(points.count, start + Self.size)
-                let chord = LocalPlane.Segment(points[block.lowerBound], points[block.upperBound - 1])
+                let chord = (from: points[block.lowerBound], to: points[block.upperBound - 1])
                 var squared = 0.0
-                for k in block { squared = max(squared, chord.squaredDistance(from: points[k])) }
-                blocks.append(Block(from: points[block.lowerBound], to: points[block.upperBound - 1],
+                for k in block { squared = max(squared, LocalPlane.squaredDistance(from: points[k], toSegment: chord.from, chord.to)) }
+                blocks.append(Block(from: chord.from, to: chord.to,
                                     // A hair more than the farthest fix, so that rounding never leaves one outside.
                                     radius: squared.squareRoot() * (1 + 1e-9) + 1e-9,
                                     room: tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
@@ -81,12 +81,11 @@ extension SpacedPath {
         /// soon as a fix is found farther than `within`.
         func reach(_ range: Range<Int>, from a: (x: Double, y: Double), to b: (x: Double, y: Double),
                    within: Double = .infinity) -> (worst: Double, over: Double)? {
-            let segment = LocalPlane.Segment(a, b)
             return fixes.withUnsafeBufferPointer { fixes in
                 var largest = Largest()
                 // A range of two blocks or fewer is measured whole: its bounds would pass few fixes over.
                 guard range.count > 2 * Self.size else {
-                    Self.measure(fixes, range, against: segment, &largest)
+                    Self.measure(fixes, range, from: a, to: b, &largest)
                     let found = figures(largest)
                     return found.worst > within ? nil : found
                 }
@@ -103,18 +102,19 @@ extension SpacedPath {
                     return withUnsafeTemporaryAllocation(of: Double.self, capacity: last - first + 1) { reaches -> (worst: Double, over: Double)? in
                         var farthest = first
                         for block in first...last {
-                            let from = segment.squaredDistance(from: blocks[block].from), to = segment.squaredDistance(from: blocks[block].to)
+                            let from = LocalPlane.squaredDistance(from: blocks[block].from, toSegment: a, b)
+                            let to = LocalPlane.squaredDistance(from: blocks[block].to, toSegment: a, b)
                             if block > first, block < last, max(from, to).squareRoot() > within { return nil }
                             reaches[block - first] = max(from, to).squareRoot() * (1 + 1e-9) + blocks[block].radius
                             if reaches[block - first] > reaches[farthest - first] { farthest = block }
                         }
-                        Self.measure(fixes, inside(farthest), against: segment, &largest)
+                        Self.measure(fixes, inside(farthest), from: a, to: b, &largest)
                         var (worst, over) = figures(largest)
                         for block in first...last where block != farthest {
                             guard worst <= within else { return nil }
                             let reach = reaches[block - first]
                             guard reach > worst || reach - blocks[block].room > over else { continue }
-                            Self.measure(fixes, inside(block), against: segment, &largest)
+                            Self.measure(fixes, inside(block), from: a, to: b, &largest)
                             (worst, over) = figures(largest)
                         }
                         return worst > within ? nil : (worst, over)
@@ -129,20 +129,22 @@ extension SpacedPath {
             var roomy = -1.0, bend = -1.0, gap = -1.0
         }
 
-        /// Measures the fixes in `range` against `segment`, each by its room.
+        /// Measures the fixes in `range` against the segment from `a` to `b`, each by its room.
         @inline(__always)
-        private static func measure(_ fixes: UnsafeBufferPointer<Fix>, _ range: Range<Int>, against segment: LocalPlane.Segment,
+        private static func measure(_ fixes: UnsafeBufferPointer<Fix>, _ range: Range<Int>,
+                                    from a: (x: Double, y: Double), to b: (x: Double, y: Double),
                                     _ largest: inout Largest) {
             for k in range {
                 let fix = fixes[k]
-                let squared = segment.squaredDistance(from: fix.point)
+                let squared = LocalPlane.squaredDistance(from: fix.point, toSegment: a, b)
                 switch fix.room {
                 case .whole: largest.roomy = max(largest.roomy, squared)
                 case .afterGap: largest.gap = max(largest.gap, squared)
-                case .rightBend:
-                    if segment.side(of: fix.point) > 0 { largest.bend = max(largest.bend, squared) } else { largest.roomy = max(largest.roomy, squared) }
-                case .leftBend:
-                    if segment.side(of: fix.point) < 0 { largest.bend = max(largest.bend, squared) } else { largest.roomy = max(largest.roomy, squared) }
+                // On the bend's inside: the fix on the segment's left in a right turn.
+                case .rightBend where SpacedPath.side(of: fix.point, from: a, to: b) > 0,
+                     .leftBend where SpacedPath.side(of: fix.point, from: a, to: b) < 0:
+                    largest.bend = max(largest.bend, squared)
+                case .rightBend, .leftBend: largest.roomy = max(largest.roomy, squared)
                 }
             }
         }

@@ -107,7 +107,7 @@ struct SpacedPath {
     /// under TimeBased those 30 s or more before it, the first ones in time order (the rule was
     /// asked about every pair, and said no to those within 30 s: 5 % of the filter's
     /// instructions under TimeBased at 1 Hz); under a distance rule any of them. Into the newest
-    /// fix `points` asks every one: a stretch left open there asks no rule.
+    /// fix every one is asked: a stretch left open there asks no rule.
     static func askable(_ marks: [TrackerFiltering.Mark], _ filtering: TrackerFiltering) -> [Int] {
         guard filtering == .timeBased else { return Array(marks.indices) }
         var tooClose = 0
