@@ -1,5 +1,5 @@
 /// The dimension of a position fix. Reports without a fix (gpsd mode 0 or 1) never become a `Location`.
-public enum FixMode: Int, Sendable, Hashable, Comparable, CustomStringConvertible {
+public enum FixMode: Int, Sendable, Hashable, BitwiseCopyable, Comparable, CustomStringConvertible {
     /// Latitude and longitude are valid; altitude is not.
     case twoD = 2
     /// Latitude, longitude and altitude are valid.

@@ -3,7 +3,7 @@
 /// gpstrackd never stamps a position with the time it was read or uploaded: every stage orders,
 /// filters and uploads by this receiver time. It is an integer so that two reports of the same epoch
 /// compare equal exactly (gpsd sends several TPVs per epoch), with no floating-point rounding.
-public struct FixTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct FixTime: Sendable, Hashable, BitwiseCopyable, Comparable, CustomStringConvertible {
     /// Nanoseconds since the Unix epoch, UTC.
     public var nanosecondsSince1970: Int64
 

@@ -3,7 +3,7 @@
 /// Unknown is `nil`, never NaN and never negative where the quantity cannot be: the initializer
 /// enforces this at the boundary, so later stages can trust every value they see.
 /// `time` is the receiver's fix time, never the time the position was read or uploaded.
-public struct Location: Sendable, Equatable {
+public struct Location: Sendable, Equatable, BitwiseCopyable {
     /// Fix time from the receiver (UTC).
     public var time: FixTime
     /// 2D or 3D fix.
@@ -32,8 +32,13 @@ public struct Location: Sendable, Equatable {
     public var speedAccuracy: Double?
     /// Course error estimate, degrees.
     public var courseAccuracy: Double?
-    /// The gpsd device path that produced the fix, e.g. `/dev/ttyACM0`.
-    public var device: String?
+    /// The gpsd device path that produced the fix, e.g. `/dev/ttyACM0`; an empty one is none.
+    public var device: String? {
+        get { devicePath.isEmpty ? nil : devicePath.description }
+        set { devicePath = newValue.map(DevicePath.init) ?? DevicePath() }
+    }
+    /// The same, held inline (`DevicePath`), so that a location is copied as plain bytes.
+    private var devicePath = DevicePath()
 
     /// Builds a location, cleaning every optional value: non-finite values become `nil`;
     /// negative course, speed, heading and accuracies become `nil`; course and heading are
@@ -72,7 +77,7 @@ public struct Location: Sendable, Equatable {
         self.verticalAccuracy = Self.nonNegative(verticalAccuracy)
         self.speedAccuracy = Self.nonNegative(speedAccuracy)
         self.courseAccuracy = Self.nonNegative(courseAccuracy)
-        self.device = device.flatMap { $0.isEmpty ? nil : $0 }
+        self.device = device
     }
 
     /// `value` when it is finite, else `nil`.
