@@ -6,7 +6,7 @@
 /// released it and went through the location's value witnesses instead of a plain move: an
 /// eighth of the filter's instructions under TimeBased at 1 Hz. Inline, a location is plain
 /// bytes (`BitwiseCopyable`), 128 of them the path's.
-public struct DevicePath: Sendable, Equatable, BitwiseCopyable, CustomStringConvertible {
+public struct DevicePath: Sendable, Equatable, BitwiseCopyable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The most bytes a path holds.
     public static let capacity = 127
 
@@ -36,6 +36,9 @@ public struct DevicePath: Sendable, Equatable, BitwiseCopyable, CustomStringConv
             return Int(count)
         }
     }
+
+    /// The path quoted, as a `String` prints (a location printed in a test's failure shows it).
+    public var debugDescription: String { description.debugDescription }
 
     public static func == (a: DevicePath, b: DevicePath) -> Bool {
         guard a.count == b.count else { return false }

@@ -1,7 +1,8 @@
 /// One position of the vehicle: the common model every stage of gpstrackd speaks.
 ///
 /// Unknown is `nil`, never NaN and never negative where the quantity cannot be: the initializer
-/// enforces this at the boundary, so later stages can trust every value they see.
+/// enforces this at the boundary, so later stages can trust every value they see. A location is
+/// plain bytes, 240 of them (`Reading`, `DevicePath`): every stage of the filter copies it.
 /// `time` is the receiver's fix time, never the time the position was read or uploaded.
 public struct Location: Sendable, Equatable, BitwiseCopyable {
     /// Fix time from the receiver (UTC).
@@ -13,25 +14,25 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
     /// Degrees east, -180...180.
     public var longitude: Double
     /// Metres above mean sea level (geoid).
-    public var altitudeMSL: Double?
+    @Reading public var altitudeMSL: Double?
     /// Metres above the WGS84 ellipsoid.
-    public var altitudeHAE: Double?
+    @Reading public var altitudeHAE: Double?
     /// Course over ground, degrees from true north, 0..<360.
-    public var course: Double?
+    @Reading public var course: Double?
     /// Speed over ground, m/s.
-    public var speed: Double?
+    @Reading public var speed: Double?
     /// Vertical speed, m/s (negative when descending).
-    public var climb: Double?
+    @Reading public var climb: Double?
     /// True heading of the vehicle (where it points, not where it moves), degrees, 0..<360.
-    public var heading: Double?
+    @Reading public var heading: Double?
     /// Horizontal position error estimate, metres.
-    public var horizontalAccuracy: Double?
+    @Reading public var horizontalAccuracy: Double?
     /// Vertical position error estimate, metres.
-    public var verticalAccuracy: Double?
+    @Reading public var verticalAccuracy: Double?
     /// Speed error estimate, m/s.
-    public var speedAccuracy: Double?
+    @Reading public var speedAccuracy: Double?
     /// Course error estimate, degrees.
-    public var courseAccuracy: Double?
+    @Reading public var courseAccuracy: Double?
     /// The gpsd device path that produced the fix, e.g. `/dev/ttyACM0`; an empty one is none.
     public var device: String? {
         get { devicePath.isEmpty ? nil : devicePath.description }

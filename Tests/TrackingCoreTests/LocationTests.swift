@@ -49,4 +49,42 @@ import TrackingCore
         #expect(FixMode("3D") == .threeD)
         #expect(FixMode.twoD < FixMode.threeD)
     }
+
+    @Test func everyReadingKeepsItsValueOrItsAbsence() throws {
+        let readings: [WritableKeyPath<Location, Double?>] = [
+            \.altitudeMSL, \.altitudeHAE, \.course, \.speed, \.climb, \.heading,
+            \.horizontalAccuracy, \.verticalAccuracy, \.speedAccuracy, \.courseAccuracy,
+        ]
+        let bare = try #require(Location(time: time, mode: .threeD, latitude: 52.5, longitude: 13.4))
+        for (k, reading) in readings.enumerated() {
+            #expect(bare[keyPath: reading] == nil)
+            var location = bare
+            location[keyPath: reading] = Double(k) + 0.25
+            #expect(location[keyPath: reading] == Double(k) + 0.25)
+            // Each reading is its own: setting one leaves the others missing.
+            for other in readings where other != reading { #expect(location[keyPath: other] == nil) }
+            location[keyPath: reading] = 0
+            #expect(location[keyPath: reading] == 0, "zero is a value, not a missing reading")
+            location[keyPath: reading] = .nan
+            #expect(location[keyPath: reading] == nil, "a NaN set reads as missing")
+            #expect(location == bare)
+        }
+    }
+
+    @Test func locationsWithTheSameReadingsAreEqualMissingOnesIncluded() throws {
+        let a = try #require(Location(time: time, mode: .twoD, latitude: 1, longitude: 2, speed: 3))
+        var b = try #require(Location(time: time, mode: .twoD, latitude: 1, longitude: 2, speed: 3))
+        #expect(a == b, "missing readings are equal")
+        b.course = 0
+        #expect(a != b)
+        b.course = nil
+        b.speed = 3.000001
+        #expect(a != b)
+    }
+
+    /// Every stage of the filter copies locations: they stay plain bytes, and small.
+    @Test func aLocationIsPlainBytesAndSmall() {
+        #expect(_isPOD(Location.self))
+        #expect(MemoryLayout<Location>.size <= 240, "time, mode, position, ten readings of eight bytes, a 128-byte path")
+    }
 }
