@@ -8,9 +8,10 @@
 /// bytes (`BitwiseCopyable`), 128 of them the path's.
 public struct DevicePath: Sendable, Equatable, BitwiseCopyable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The most bytes a path holds.
-    public static let capacity = 127
+    public static var capacity: Int { Bytes.count }
 
-    private var bytes = InlineArray<127, UInt8>(repeating: 0)
+    private typealias Bytes = InlineArray<127, UInt8>
+    private var bytes = Bytes(repeating: 0)
     private var count: UInt8 = 0
 
     /// No path.
