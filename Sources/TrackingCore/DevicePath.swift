@@ -20,12 +20,15 @@ public struct DevicePath: Sendable, Equatable, BitwiseCopyable, CustomStringConv
     /// `path`, cut at the last whole character within `capacity` bytes when it is longer (a path
     /// libgps gives never is).
     public init(_ path: String) {
-        let utf8 = Array(path.utf8)
-        var length = min(utf8.count, Self.capacity)
-        // A byte 10xxxxxx continues a character: cut before the character it belongs to.
-        while length < utf8.count, length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }
-        for k in 0..<length { bytes[k] = utf8[k] }
-        count = UInt8(length)
+        var path = path
+        // Read in place: a location is made of every fix the reader gets.
+        path.withUTF8 { utf8 in
+            var length = min(utf8.count, Self.capacity)
+            // A byte 10xxxxxx continues a character: cut before the character it belongs to.
+            while length < utf8.count, length > 0, utf8[length] & 0xC0 == 0x80 { length -= 1 }
+            for k in 0..<length { bytes[k] = utf8[k] }
+            count = UInt8(length)
+        }
     }
 
     public var isEmpty: Bool { count == 0 }
