@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TestSupport
+import Uploader
 
 /// The daemon on a small state filesystem that another program fills while the tracker is away:
 /// every kept position reaches the tracker or is counted as thinned, and the operator hears once.
@@ -48,7 +49,10 @@ import TestSupport
         try await Task.sleep(for: .seconds(5))
         try FileManager.default.removeItem(atPath: filler)
         try await emulator.configure(["error_rate": 0.0])
-        #expect(await ChildProcess.waitUntil(timeout: 120) {
+        // The tracker failed every request for the first 45 s or so: the retry after the last
+        // failure may by design come as late as the backoff's cap (full jitter; after seven or
+        // eight failures up to 128 s), so the queue is given that long to drain.
+        #expect(await ChildProcess.waitUntil(timeout: RetryPolicy().cap + 30) {
             daemon.stderr.contains("receiver gone") && Self.number(Self.status(state), "spool", "queued") == 0
         }, "\(daemon.stderr)")
         let final = Self.status(state)
