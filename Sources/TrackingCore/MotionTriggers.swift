@@ -339,9 +339,35 @@ public struct MotionTriggers: Sendable {
             if distance > apexDistance { (apex, apexDistance) = (index, distance) }
         }
         if let apex { return apex }
-        if let last { return bendStart(insteadOf: last, towards: end) ?? last }
+        if let last {
+            let corner = bendStart(insteadOf: last, towards: end) ?? last
+            guard !followable(from: corner) else { return corner }
+            // An earlier fix the cone reached, at most `min-interval` earlier: from there the fixes
+            // of the jump are past `min-interval` themselves.
+            let earliest = since[corner].location.time.adding(seconds: -configuration.minInterval)
+            return (0..<corner).reversed().prefix { since[$0].location.time >= earliest }
+                .first { since[$0].reachable && followable(from: $0) } ?? corner
+        }
         guard let kept = lastKept else { return nil }
         return since.firstIndex { kept.time.seconds(to: $0.location.time) >= configuration.minInterval }
+    }
+
+    /// Whether the track can go on from held fix `index` within the tolerance: the fixes after it
+    /// that `min-interval` forbids as points lie near a segment from it to a fix past
+    /// `min-interval` (or no fix past it is held yet). At 5 Hz a receiver jumped 14 m 0.2 s
+    /// after a corner and stayed there for 0.8 s; no segment from the corner to a fix a second
+    /// on passed within 10 m of those fixes, and the track passed 10.5 m from one (a random road
+    /// of our own, never seen before). A corner a second earlier reaches them.
+    private func followable(from index: Int) -> Bool {
+        let corner = since[index]
+        var sleeve = DirectionCone(tolerance: cone.tolerance)
+        for held in since[(index + 1)...] {
+            let point = (x: held.x - corner.x, y: held.y - corner.y)
+            if corner.location.time.seconds(to: held.location.time) >= configuration.minInterval, sleeve.admits(point) { return true }
+            sleeve.add(point)
+            if sleeve.isEmpty { return false }
+        }
+        return true
     }
 
     /// Where the gentle bend that held fix `last` lies in began, when the segment to `last` cuts

@@ -309,3 +309,21 @@ import TrackingCore
         #expect(Self.kept(fixes).map(\.trigger) == [KeepTrigger.first, .final])
     }
 }
+
+/// A receiver's jump just after a corner, within `min-interval` of it: the fixes there may not be
+/// points, so the corner must be one from which the track can reach past them.
+@Suite struct MotionTriggersJumpAfterACornerTests {
+    /// Two minutes of a random road of our own at 5 Hz (12347), a receiver reporting 15-57 m of
+    /// accuracy, recorded through gpsd: 0.2 s after the fix a corner was kept at (09:07:43.8) it
+    /// jumped 14 m east for 0.8 s, and the gate rejected the 2 s after for their accuracy. The
+    /// segment from that corner to the first fix past `min-interval` passed 10.54 m from the jump.
+    @Test func everyMovingFixStaysWithinTheToleranceAndNoTwoPointsWithinMinInterval() throws {
+        let locations = try FilterFidelityTests.locations("route-jump12347-5hz.locations.jsonl")
+        let (kept, _, passed) = FilterFidelityTests.run(locations)
+        let moving = passed.filter { !$0.stands(atMost: FilterConfiguration().stoppedSpeed) }
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(moving, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "the farthest moving fix \(farthest) m off the kept track")
+        let times = kept.filter { $0.trigger != .stop && $0.trigger != .departure }.map { Track.start.seconds(to: $0.location.time) }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
+    }
+}
