@@ -327,8 +327,9 @@ public struct MotionTriggers: Sendable {
     /// The held fix to keep as a corner, among those a segment from the last kept fix reaches:
     /// the one farthest from the chord to `end` (the apex of the turn, where the road's own
     /// shape is), or, where none stands out (a long gentle curve), the one reached last, or the
-    /// start of the gentle bend it lies in (`BendStart`). Without any (each closer than
-    /// `min-interval` to the last kept fix), the first held fix past it.
+    /// start of the gentle bend it lies in (`BendStart`), moved back by up to `min-interval` when
+    /// the track could not go on from it within the tolerance (`followable`). Without any (each
+    /// closer than `min-interval` to the last kept fix), the first held fix past it.
     private func cornerCandidate(towards end: (x: Double, y: Double)) -> Int? {
         var apex: Int?
         var apexDistance = configuration.maxDeviation * Self.apexFactor
