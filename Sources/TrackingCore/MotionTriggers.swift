@@ -327,9 +327,10 @@ public struct MotionTriggers: Sendable {
     /// The held fix to keep as a corner, among those a segment from the last kept fix reaches:
     /// the one farthest from the chord to `end` (the apex of the turn, where the road's own
     /// shape is), or, where none stands out (a long gentle curve), the one reached last, or the
-    /// start of the gentle bend it lies in (`BendStart`), moved back by up to `min-interval` when
-    /// the track could not go on from it within the tolerance (`followable`). Without any (each
-    /// closer than `min-interval` to the last kept fix), the first held fix past it.
+    /// start of the gentle bend it lies in (`BendStart`); either moved back by up to
+    /// `min-interval` when the track could not go on from it within the tolerance
+    /// (`followableCorner`). Without any (each closer than `min-interval` to the last kept fix),
+    /// the first held fix past it.
     private func cornerCandidate(towards end: (x: Double, y: Double)) -> Int? {
         var apex: Int?
         var apexDistance = configuration.maxDeviation * Self.apexFactor
@@ -339,18 +340,21 @@ public struct MotionTriggers: Sendable {
             let distance = LocalPlane.distance(from: (held.x, held.y), toSegment: (0, 0), end)
             if distance > apexDistance { (apex, apexDistance) = (index, distance) }
         }
-        if let apex { return apex }
-        if let last {
-            let corner = bendStart(insteadOf: last, towards: end) ?? last
-            guard !followable(from: corner) else { return corner }
-            // An earlier fix the cone reached, at most `min-interval` earlier: from there the fixes
-            // of the jump are past `min-interval` themselves.
-            let earliest = since[corner].location.time.adding(seconds: -configuration.minInterval)
-            return (0..<corner).reversed().prefix { since[$0].location.time >= earliest }
-                .first { since[$0].reachable && followable(from: $0) } ?? corner
-        }
+        if let apex { return followableCorner(apex) }
+        if let last { return followableCorner(bendStart(insteadOf: last, towards: end) ?? last) }
         guard let kept = lastKept else { return nil }
         return since.firstIndex { kept.time.seconds(to: $0.location.time) >= configuration.minInterval }
+    }
+
+    /// Held fix `corner`, or when the track could not go on from it within the tolerance
+    /// (`followable`), the latest fix the cone reached at most `min-interval` earlier that it
+    /// could go on from: from there the fixes of the jump are past `min-interval` themselves.
+    /// `corner` itself when there is none.
+    private func followableCorner(_ corner: Int) -> Int {
+        guard !followable(from: corner) else { return corner }
+        let earliest = since[corner].location.time.adding(seconds: -configuration.minInterval)
+        return (0..<corner).reversed().prefix { since[$0].location.time >= earliest }
+            .first { since[$0].reachable && followable(from: $0) } ?? corner
     }
 
     /// Whether the track can go on from held fix `index` within the tolerance: the fixes after it

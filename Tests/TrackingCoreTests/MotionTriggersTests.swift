@@ -326,4 +326,28 @@ import TrackingCore
         let times = kept.filter { $0.trigger != .stop && $0.trigger != .departure }.map { Track.start.seconds(to: $0.location.time) }
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
     }
+
+    /// A hairpin at 5 Hz: east at 10 m/s for 10 s, a U-turn 6 m across (its tip 103 m east), then
+    /// west 6 m north of the way in. 0.2 s after the tip the receiver stands 8 m south of the way
+    /// in for 0.8 s. The tip is the turn's apex, more than 30 m off the chord; from it no segment
+    /// to a fix a second on passes within 10 m of the jump.
+    static func hairpinWithAJump() -> [Location] {
+        var fixes = (0...50).map { Track.fix(Double($0) * 0.2, east: Double($0) * 2, course: 90) }
+        fixes.append(Track.fix(10.2, east: 102.1, north: 0.9, course: 45))
+        fixes.append(Track.fix(10.4, east: 103, north: 3, course: 0))
+        fixes += (0..<4).map { Track.fix(10.6 + Double($0) * 0.2, east: 101 - Double($0), north: -8, course: 315) }
+        fixes += (0...62).map { Track.fix(11.4 + Double($0) * 0.2, east: 94 - Double($0) * 2, north: 6, course: 270) }
+        return fixes
+    }
+
+    @Test func anApexTheTrackCannotGoOnFromMovesBackToo() {
+        let fixes = Self.hairpinWithAJump()
+        let kept = MotionTriggersGapTests.kept(fixes)
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "the farthest fix \(farthest) m off the kept track: \(kept.map(\.location.time))")
+        let times = kept.map { Track.start.seconds(to: $0.location.time) }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
+        // The point for the hairpin is at most `min-interval` before its tip, no later.
+        #expect(times.contains { $0 >= 9.4 && $0 <= 10.4 }, "\(times)")
+    }
 }
