@@ -13,9 +13,11 @@
 /// the directions a segment from it may take and still pass near every fix since, and while one
 /// remains the fixes are only held. When none remains, the last fix such a segment could end at
 /// is kept (the segment reaching farthest; a hairpin's apex instead, see `apexFactor`; where a
-/// gentle bend began, when the segment cut its first fixes, see `BendStart`), and the
-/// fixes after it are judged again from there: sector intersection (Williams 1978) driving an
-/// opening window, as in the one-pass error-bounded family (OPERB, CISED). Each fix costs
+/// gentle bend began, when the segment cut its first fixes, see `BendStart`; one the track could
+/// not go on from within the tolerance, the fixes after it too close to it to be points, gives
+/// way to one it can, see `followableCorner`), and the fixes after it are judged again from
+/// there: sector intersection (Williams 1978) driving an opening window, as in the one-pass
+/// error-bounded family (OPERB, CISED). Each fix costs
 /// constant time, a corner the fixes held since it (a corner moved back to a bend's start, the
 /// held fixes once for each fix it passes over); those are at most `maxHeld`. The kept track
 /// passes within `max-deviation` of every moving fix between its points (the cone keeps to
@@ -34,7 +36,11 @@ public struct MotionTriggers: Sendable {
         // A reload's new max-deviation (or the tracker's rule, which sets the cone's share)
         // applies to the fixes held, not only from the next point.
         didSet {
-            if configuration.maxDeviation != oldValue.maxDeviation || configuration.trackerFiltering != oldValue.trackerFiltering { rehold() }
+            if configuration.maxDeviation != oldValue.maxDeviation || configuration.trackerFiltering != oldValue.trackerFiltering {
+                // A corner waiting is chosen again, from the fixes judged anew.
+                pendingCorner = nil
+                rehold()
+            }
         }
     }
     public private(set) var motion: Motion = .stopped
@@ -45,6 +51,11 @@ public struct MotionTriggers: Sendable {
     private typealias Held = (location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, afterGap: Bool)
     /// Accepted fixes since the last kept one.
     private var since: [Held] = []
+    /// A corner chosen (`cornerCandidate`) whose fixes after it do not yet show whether the track
+    /// can go on from it (`followability`): none `min-interval` past it is held yet, or none of
+    /// those is reached. It is kept when they show it can, or another is; meanwhile the fixes are
+    /// held (`waits`).
+    private var pendingCorner: Candidate?
     /// Which way the vehicle turns at each moving fix.
     private var turns = TurnWatch()
     private var plane: LocalPlane?
@@ -147,8 +158,9 @@ public struct MotionTriggers: Sendable {
     /// At the end of a stream: the last fix, when moving and not yet kept, so the track reaches it
     /// (after the corners on the way).
     public mutating func finish() -> [KeptLocation] {
-        guard motion == .moving, let previous, let last = lastKept, previous.time > last.time else { return [] }
-        return keepCorners(before: previous) + [keep(previous, .final)]
+        let waited = keepPendingCorner(then: nil)
+        guard motion == .moving, let previous, let last = lastKept, previous.time > last.time else { return waited }
+        return waited + keepCorners(before: previous) + [keep(previous, .final)]
     }
 
     // MARK: - Stopped
@@ -222,6 +234,17 @@ public struct MotionTriggers: Sendable {
         var out: [KeptLocation] = []
         let turn = turns.turn(at: fix)
         let afterGap = endsGap(fix)
+        if let candidate = pendingCorner {
+            let next = plane.map { plane in
+                let point = plane.project(fix)
+                return (x: point.x, y: point.y, time: fix.time)
+            }
+            if followability(from: candidate.index, then: next).isOpen, waits(for: fix, after: since[candidate.index].location) {
+                hold(fix, turn, afterGap: afterGap)
+                return []
+            }
+            out += keepPendingCorner(then: next)
+        }
         if fix.stands(atMost: configuration.stoppedSpeed) {
             let start = slowSince ?? fix.time
             slowSince = start
@@ -260,7 +283,7 @@ public struct MotionTriggers: Sendable {
         hold(fix, turn, afterGap: afterGap)
         // While slowing to a possible stop, receiver drift would look like corners: the fixes are
         // held and judged when the vehicle either stops or moves on.
-        if slowSince == nil { out += keepCorners() }
+        if slowSince == nil { out += keepCorners(mayWait: true) }
         if since.count > maxHeld, let corner = since.last?.location {
             out.append(keep(corner, .deviation))
         }
@@ -297,20 +320,45 @@ public struct MotionTriggers: Sendable {
 
     /// Keeps the corners the held fixes need: while no segment from the last kept fix passes near
     /// them all, the farthest-reaching end is kept and the fixes after it are judged from it.
-    private mutating func keepCorners() -> [KeptLocation] {
+    /// With `mayWait`, a corner whose fixes after it do not yet show whether the track can go on
+    /// from it waits for them (`pendingCorner`).
+    private mutating func keepCorners(mayWait: Bool = false) -> [KeptLocation] {
         var out: [KeptLocation] = []
-        while cone.isEmpty, let end = since.last, let corner = cornerCandidate(towards: (end.x, end.y)) {
-            out.append(reanchor(at: corner))
+        while cone.isEmpty, let end = since.last, let candidate = cornerCandidate(towards: (end.x, end.y)) {
+            if mayWait, candidate.reached != nil, followability(from: candidate.index).isOpen {
+                pendingCorner = candidate
+                break
+            }
+            out.append(reanchor(at: followableCorner(candidate)))
         }
         return out
+    }
+
+    /// The corner waiting (`pendingCorner`), if any, or another the fixes after it, with `next`
+    /// (a fix not held yet), show the track can go on from (`followableCorner`); the fixes after
+    /// it are then judged from it.
+    private mutating func keepPendingCorner(then next: Next?) -> [KeptLocation] {
+        guard let candidate = pendingCorner else { return [] }
+        pendingCorner = nil
+        return [reanchor(at: followableCorner(candidate, then: next, waited: true))]
+    }
+
+    /// Whether a corner waiting may wait past `fix`: for at most `gapSeconds` (the answer comes
+    /// with the first fix `min-interval` past the corner, but not while the fixes come back
+    /// towards it, a U-turn), and while nothing but the deviation check would keep a point at
+    /// `fix` (no time or distance trigger measured from the corner, no slow fix that could begin
+    /// a stop), so that waiting keeps what keeping the corner at once would have.
+    private func waits(for fix: Location, after corner: Location) -> Bool {
+        corner.time.seconds(to: fix.time) < Self.gapSeconds && !fix.stands(atMost: configuration.stoppedSpeed)
+            && trigger(for: fix, reference: corner) == nil && since.count < maxHeld
     }
 
     /// The corners needed before `fix` is kept: until the segment from the last kept fix to it
     /// passes within `max-deviation` of every fix held.
     private mutating func keepCorners(upTo fix: Location) -> [KeptLocation] {
         var out = keepCorners()
-        while let plane, !since.isEmpty, !covers(plane.project(fix)), let corner = cornerCandidate(towards: plane.project(fix)) {
-            out.append(reanchor(at: corner))
+        while let plane, !since.isEmpty, !covers(plane.project(fix)), let candidate = cornerCandidate(towards: plane.project(fix)) {
+            out.append(reanchor(at: followableCorner(candidate)))
             out += keepCorners()
         }
         return out
@@ -327,11 +375,11 @@ public struct MotionTriggers: Sendable {
     /// The held fix to keep as a corner, among those a segment from the last kept fix reaches:
     /// the one farthest from the chord to `end` (the apex of the turn, where the road's own
     /// shape is), or, where none stands out (a long gentle curve), the one reached last, or the
-    /// start of the gentle bend it lies in (`BendStart`); either moved back by up to
-    /// `min-interval` when the track could not go on from it within the tolerance
-    /// (`followableCorner`). Without any (each closer than `min-interval` to the last kept fix),
-    /// the first held fix past it.
-    private func cornerCandidate(towards end: (x: Double, y: Double)) -> Int? {
+    /// start of the gentle bend it lies in (`BendStart`), with the fix reached last: another may
+    /// be kept instead when the track could not go on from it within the tolerance
+    /// (`followableCorner`, which may wait for the fixes after it: `pendingCorner`). Without any
+    /// (each closer than `min-interval` to the last kept fix), the first held fix past it.
+    private func cornerCandidate(towards end: (x: Double, y: Double)) -> Candidate? {
         var apex: Int?
         var apexDistance = configuration.maxDeviation * Self.apexFactor
         var last: Int?
@@ -340,39 +388,82 @@ public struct MotionTriggers: Sendable {
             let distance = LocalPlane.distance(from: (held.x, held.y), toSegment: (0, 0), end)
             if distance > apexDistance { (apex, apexDistance) = (index, distance) }
         }
-        if let apex { return followableCorner(apex) }
-        if let last { return followableCorner(bendStart(insteadOf: last, towards: end) ?? last) }
+        if let apex, let last { return Candidate(index: apex, reached: last) }
+        if let last { return Candidate(index: bendStart(insteadOf: last, towards: end) ?? last, reached: last) }
         guard let kept = lastKept else { return nil }
-        return since.firstIndex { kept.time.seconds(to: $0.location.time) >= configuration.minInterval }
+        return since.firstIndex { kept.time.seconds(to: $0.location.time) >= configuration.minInterval }.map { Candidate(index: $0, reached: nil) }
     }
 
-    /// Held fix `corner`, or when the track could not go on from it within the tolerance
-    /// (`followable`), the latest fix the cone reached at most `min-interval` earlier that it
-    /// could go on from: from there the fixes of the jump are past `min-interval` themselves.
-    /// `corner` itself when there is none.
-    private func followableCorner(_ corner: Int) -> Int {
-        guard !followable(from: corner) else { return corner }
-        let earliest = since[corner].location.time.adding(seconds: -configuration.minInterval)
-        return (0..<corner).reversed().prefix { since[$0].location.time >= earliest }
-            .first { since[$0].reachable && followable(from: $0) } ?? corner
+    /// A corner chosen among the held fixes (an index into `since`), and the fix the cone reached
+    /// last (nil: none; the corner is the first held fix past `min-interval`).
+    private struct Candidate {
+        var index: Int
+        var reached: Int?
     }
 
-    /// Whether the track can go on from held fix `index` within the tolerance: the fixes after it
-    /// that `min-interval` forbids as points lie near a segment from it to a fix past
-    /// `min-interval` (or no fix past it is held yet). At 5 Hz a receiver jumped 14 m 0.2 s
-    /// after a corner and stayed there for 0.8 s; no segment from the corner to a fix a second
-    /// on passed within 10 m of those fixes, and the track passed 10.5 m from one (a random road
-    /// of our own, never seen before). A corner a second earlier reaches them.
-    private func followable(from index: Int) -> Bool {
+    /// A fix not held yet, on the plane about the last kept one.
+    private typealias Next = (x: Double, y: Double, time: FixTime)
+
+    /// The candidate's corner, or when the track cannot go on from it within the tolerance
+    /// (`followability`), the fix reached last or the latest fix the cone reached at most
+    /// `min-interval` earlier that it can go on from: from there the fixes of the jump are past
+    /// `min-interval` themselves. The corner itself when there is none. Once a corner has
+    /// `waited`, one whose fixes past `min-interval` are none of them reached gives way too, to
+    /// one that reaches one.
+    private func followableCorner(_ candidate: Candidate, then next: Next? = nil, waited: Bool = false) -> Int {
+        guard let reached = candidate.reached else { return candidate.index }
+        let accepts: (Followability) -> Bool
+        switch followability(from: candidate.index, then: next) {
+        case .cannot: accepts = { $0 != .cannot }
+        case .unreached where waited: accepts = { $0 == .reaches }
+        case .reaches, .unseen, .unreached: return candidate.index
+        }
+        let earliest = since[candidate.index].location.time.adding(seconds: -configuration.minInterval)
+        let earlier = (0..<candidate.index).reversed().prefix { since[$0].location.time >= earliest }.filter { since[$0].reachable }
+        return ((reached > candidate.index ? [reached] : []) + earlier).first { accepts(followability(from: $0, then: next)) } ?? candidate.index
+    }
+
+    /// Whether the track can go on from held fix `index` within the tolerance: whether the fixes
+    /// after it that `min-interval` forbids as points lie near a segment from it to a fix past
+    /// `min-interval` (`then`, a fix not held yet, counted after the held ones). At 5 Hz a
+    /// receiver jumped 14 m 0.2 s after a corner and stayed there for 0.8 s; no segment from the
+    /// corner to a fix a second on passed within 10 m of those fixes, and the track passed 10.5 m
+    /// from one (a random road of our own, never seen before). A corner a second earlier reaches
+    /// them. Where the fixes stop soon after a corner (the gate rejected a burst of reflections,
+    /// a tunnel), the first fix after them gives the answer: the corner waits for it.
+    private func followability(from index: Int, then next: Next? = nil) -> Followability {
         let corner = since[index]
         var sleeve = DirectionCone(tolerance: cone.tolerance)
-        for held in since[(index + 1)...] {
-            let point = (x: held.x - corner.x, y: held.y - corner.y)
-            if corner.location.time.seconds(to: held.location.time) >= configuration.minInterval, sleeve.admits(point) { return true }
+        var pastSeen = false
+        func judge(_ x: Double, _ y: Double, _ time: FixTime) -> Followability? {
+            let point = (x: x - corner.x, y: y - corner.y)
+            let past = corner.location.time.seconds(to: time) >= configuration.minInterval
+            if past, sleeve.admits(point) { return .reaches }
+            pastSeen = pastSeen || past
             sleeve.add(point)
-            if sleeve.isEmpty { return false }
+            return sleeve.isEmpty ? .cannot : nil
         }
-        return true
+        for held in since[(index + 1)...] {
+            if let answer = judge(held.x, held.y, held.location.time) { return answer }
+        }
+        if let next, let answer = judge(next.x, next.y, next.time) { return answer }
+        return pastSeen ? .unreached : .unseen
+    }
+
+    /// Whether the track can go on from a held fix within the tolerance (`followability`).
+    private enum Followability {
+        /// A segment from it to a fix past `min-interval` passes near every fix between.
+        case reaches
+        /// No segment from it passes near the fixes after it: the track cannot go on from it.
+        case cannot
+        /// No fix past `min-interval` is held yet.
+        case unseen
+        /// Fixes past `min-interval` are held, and no segment to one of them passes near the fixes
+        /// between; one to a later fix still may.
+        case unreached
+
+        /// Whether fixes still to come may change the answer.
+        var isOpen: Bool { self == .unseen || self == .unreached }
     }
 
     /// Where the gentle bend that held fix `last` lies in began, when the segment to `last` cuts

@@ -340,6 +340,53 @@ import TrackingCore
         return fixes
     }
 
+    /// At 5 Hz: north at 25 m/s for 10 s, a sharp turn east at 250 m, and 0.8 s after it the
+    /// fixes stop for 5 s (the gate rejected a burst of reflections); the first fix after them
+    /// stands 100 m on to the north-east. When the corner is chosen (the turn, 10 s) no fix a
+    /// second past it is held yet, and from it no segment to that fix passes within 10 m of the
+    /// last fix before the gap (10.9 m); from the fix reached last before the cone emptied it does.
+    static func cornerBeforeAGap() -> [Location] {
+        var fixes = (0...50).map { Track.fix(Double($0) * 0.2, north: Double($0) * 5, speed: 25, course: 0) }
+        fixes += (1...4).map { Track.fix(10 + Double($0) * 0.2, east: Double($0) * 5, north: 250, speed: 25, course: 90) }
+        fixes += (0...20).map { Track.fix(16 + Double($0) * 0.2, east: 100 + Double($0) * 3.5, north: 350 + Double($0) * 3.5, speed: 25, course: 45) }
+        return fixes
+    }
+
+    @Test func aCornerWaitsForTheFixesAfterItWhenAGapFollows() {
+        let fixes = Self.cornerBeforeAGap()
+        let kept = MotionTriggersGapTests.kept(fixes)
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "the farthest fix \(farthest) m off the kept track: \(kept.map(\.location.time))")
+        let times = kept.map { Track.start.seconds(to: $0.location.time) }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
+        // One point at the turn, from which the track reaches past the gap, and the last fix.
+        #expect(times.count == 3 && times[1] >= 10 && times[1] <= 10.8, "\(times)")
+    }
+
+    @Test func aCornerWaitingIsKeptAtTheEndOfTheFixes() {
+        // The fixes end with the last one before the gap: the corner waiting is kept, then the end.
+        let fixes = Array(Self.cornerBeforeAGap().prefix(55))
+        let kept = MotionTriggersGapTests.kept(fixes)
+        #expect(kept.map(\.trigger) == [.first, .deviation, .final], "\(kept.map(\.location.time))")
+        let (beyond, _) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0)
+    }
+
+    @Test func aReloadWhileACornerWaitsJudgesTheFixesAgain() {
+        // The tolerance tightened to 8 m while the corner waits: every fix within 8 m of the track.
+        let fixes = Self.cornerBeforeAGap()
+        var configuration = FilterConfiguration()
+        configuration.maxInterval = 600
+        var triggers = MotionTriggers(configuration: configuration)
+        var kept = fixes.prefix(55).flatMap { triggers.process($0) }
+        #expect(triggers.heldFixes > 0)
+        configuration.maxDeviation = 8
+        triggers.configuration = configuration
+        kept += fixes.dropFirst(55).flatMap { triggers.process($0) } + triggers.finish()
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 8)
+        #expect(beyond == 0, "the farthest fix \(farthest) m off the kept track: \(kept.map(\.location.time))")
+    }
+
     @Test func anApexTheTrackCannotGoOnFromMovesBackToo() {
         let fixes = Self.hairpinWithAJump()
         let kept = MotionTriggersGapTests.kept(fixes)
