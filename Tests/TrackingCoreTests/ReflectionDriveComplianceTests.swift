@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TrackingCore
+
+/// The deviation trigger's promise on 300 random drives with reflection bursts (`ReflectionDrive`):
+/// every moving fix the gate passed lies within `max-deviation` + 0.5 m of the kept track, segment
+/// by time. A burst that begins just after a corner leaves fixes within `min-interval` of it,
+/// which may not be points; before a corner waited for the fixes after it, 9 of these drives had
+/// such a fix 10.8-17.0 m off the track.
+@Suite struct ReflectionDriveComplianceTests {
+    static let seeds: ClosedRange<UInt64> = 1...100
+
+    /// What a drive keeps, and its moving fixes the kept track leaves beyond the tolerance.
+    static func beyond(seed: UInt64, rate: Int) -> (beyond: Int, farthest: Double) {
+        let drive = ReflectionDrive(seed: seed, rate: rate, seconds: 1200)
+        let configuration = FilterConfiguration()
+        let (kept, _, passed) = FilterFidelityTests.run(drive.fixes, configuration: configuration)
+        let moving = passed.filter { (drive.trueSpeed[$0.time] ?? 0) >= configuration.stoppedSpeed }
+        return SimplificationFidelityTests.compliance(moving, track: kept.map(\.location), tolerance: configuration.maxDeviation + 0.5)
+    }
+
+    @Test(arguments: [1, 5, 10])
+    func everyMovingFixStaysWithinTheTolerance(rate: Int) async throws {
+        let results = try await offThePool { Self.seeds.map { seed in (seed, Self.beyond(seed: seed, rate: rate)) } }
+        for (seed, result) in results {
+            let known = Self.knownIssues[Self.key(seed, rate)]
+            withKnownIssue(known ?? "", isIntermittent: false) {
+                #expect(result.beyond == 0, "seed \(seed) at \(rate) Hz: \(result.beyond) beyond, the farthest \(result.farthest) m")
+            } when: { known != nil }
+        }
+        let missed = results.filter { $0.1.beyond > 0 }.map(\.0)
+        print("reflection drives at \(rate) Hz: \(results.count - missed.count) of \(results.count) with every moving fix within the tolerance; beyond: \(missed)")
+    }
+
+    static func key(_ seed: UInt64, _ rate: Int) -> String { "\(seed)/\(rate)" }
+
+    /// Two drives whose misses are not the corner's.
+    static let knownIssues: [String: Comment] = [
+        // The receiver jumps 30 m 0.2 s after a corner and stays there for 3 s; the gate passes
+        // the jump after two rejections (three confirmations at 10 Hz), and no corner within
+        // `min-interval` before it reaches the jumped fixes (11.6 m).
+        key(70, 10): "a 30 m jump the gate passed 0.2 s after a corner",
+        // The drive ends 1 s into a burst that began 0.2 s after a corner: the last fix is kept,
+        // a second after the corner, and the first fix of the burst is 11.4 m off.
+        key(66, 5): "the drive ends 1 s into a burst that began just after a corner",
+    ]
+}
