@@ -103,13 +103,14 @@ public struct QualityGate: Sendable {
             let seconds = last.time.seconds(to: location.time)
             let speed = Geodesy.distance(last, location) / seconds
             if speed > configuration.maxSpeed {
-                if confirmsNewPlace(location) {
+                let place = Self.step(from: reckoned ?? Self.start(at: last), to: location)
+                if !isReflection(location, at: place, from: last), confirmsNewPlace(location) {
                     return Verdict(released: released + release(), passes: accept(location))
                 }
                 // A jump no vehicle drives (at 10 Hz, a multipath jump's first fix) begins an
                 // excursion as one the velocity does not explain does.
                 if excursionSince == nil { excursionSince = location.time }
-                reckoned = Self.step(from: reckoned ?? Self.start(at: last), to: location)
+                reckoned = place
                 return Verdict(released: released, rejection: .outlier)
             }
             if isExcursion(from: last, to: location) { return Verdict(released: released, rejection: .outlier) }
@@ -258,6 +259,22 @@ public struct QualityGate: Sendable {
         }
         return nil
     }
+
+    /// Whether a fix no vehicle could reach from `last` belongs to the excursion going on: one
+    /// younger than `maxExcursion`, and the fix within `reflectionReach` of where the velocities
+    /// put the vehicle (`place`). A run of such fixes is the reflection still, not a new place to
+    /// confirm: at 10 Hz a 30 m reflection is 100 m/s from the fix before it, and three of them
+    /// were taken for the road (a random drive with reflections: a moving fix 11.6 m from the
+    /// kept track, and the kept point in the reflection).
+    private func isReflection(_ location: Location, at place: Reckoned?, from last: Location) -> Bool {
+        guard let since = excursionSince, since.seconds(to: location.time) < Self.maxExcursion, let place else { return false }
+        return Self.distance(of: location, from: place, about: last) <= Self.reflectionReach
+    }
+
+    /// The farthest a reflection is taken to move a fix: multipath moves one 10-25 m in a street
+    /// canyon, a block at most. A fix farther is the receiver's new place (a first fix after a
+    /// cold start corrected), followed once `outlierConfirmations` fixes agree.
+    static let reflectionReach = 100.0
 
     /// Records an outlier; true when it completes a run of agreeing outliers.
     private mutating func confirmsNewPlace(_ location: Location) -> Bool {

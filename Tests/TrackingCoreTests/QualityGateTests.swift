@@ -232,6 +232,24 @@ import TrackingCore
         #expect(rejected == Array(100..<140))
     }
 
+    @Test func atTenHertzAReflectionTooFarToBeDrivenToIsNotTakenForANewPlace() {
+        // East at 22 m/s, 10 Hz: from second 10 the fixes are 30 m north for 3 s. Each is more
+        // than 100 m/s from the last fix that passed until the vehicle has driven on; three of
+        // them agreeing were taken for a new place, and the road after it for an excursion.
+        let fixes = (0...200).map { n -> Location in
+            let second = Double(n) / 10
+            return Track.fix(second, east: second * 22, north: (100..<130).contains(n) ? 30 : 0, speed: 22)
+        }
+        let rejected = reasons(fixes).enumerated().filter { $0.element != nil }.map(\.offset)
+        #expect(rejected == Array(100..<130))
+        // 300 m aside is no reflection: the receiver's new place, followed once three fixes agree.
+        let moved = (0...40).map { n -> Location in
+            let second = Double(n) / 10
+            return Track.fix(second, east: second * 22, north: n >= 10 ? 300 : 0, speed: 22)
+        }
+        #expect(reasons(moved).enumerated().filter { $0.element != nil }.map(\.offset) == [10, 11])
+    }
+
     @Test func theRoadAfterATurnTakenDuringAnExcursionIsFoundAtOnce() {
         // East at 15 m/s, 1 Hz; second 10 jumps 20 m aside, and while the fixes are off the
         // vehicle takes a ramp's 90 degrees left in 6 s, its course reported each second; from
