@@ -3,8 +3,9 @@ import TestSupport
 import TrackingCore
 
 /// A random drive whose receiver now and then reports reflected signal: legs of straight road,
-/// turns of 15-180 degrees at radii of 6-306 m, and stops (never two in a row, and the vehicle
-/// rolls while it brakes); the receiver's error wanders (10 s time constant, more while parked),
+/// turns of 15-180 degrees at radii of 6-306 m (braked for only once in them, so a tight one is
+/// taken faster than a driver would), and stops (never two in a row, and the vehicle rolls while
+/// it brakes); the receiver's error wanders (10 s time constant, more while parked),
 /// plus noise, and about once every 33 s of driving jumps 8-28 m for 2-7 s, its reported
 /// accuracy grown by 0.6 of the jump. The gate rejects some of a burst and passes the rest:
 /// what the deviation trigger must cover right after a corner, where `min-interval` forbids a
