@@ -352,13 +352,19 @@ import TrackingCore
         return fixes
     }
 
-    @Test func aCornerWaitsForTheFixesAfterItWhenAGapFollows() {
-        let fixes = Self.cornerBeforeAGap()
+    /// The seconds of the points the triggers keep of `fixes` (to the end), checked for what every
+    /// case here must keep: each fix within 10 m of the track, no two points within `min-interval`.
+    static func keptSeconds(_ fixes: [Location]) -> [Double] {
         let kept = MotionTriggersGapTests.kept(fixes)
-        let (beyond, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
-        #expect(beyond == 0, "the farthest fix \(farthest) m off the kept track: \(kept.map(\.location.time))")
         let times = kept.map { Track.start.seconds(to: $0.location.time) }
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "the farthest fix \(farthest) m off the kept track: \(times)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
+        return times
+    }
+
+    @Test func aCornerWaitsForTheFixesAfterItWhenAGapFollows() {
+        let times = Self.keptSeconds(Self.cornerBeforeAGap())
         // One point at the turn, from which the track reaches past the gap, and the last fix.
         #expect(times.count == 3 && times[1] >= 10 && times[1] <= 10.8, "\(times)")
     }
@@ -388,12 +394,7 @@ import TrackingCore
     }
 
     @Test func anApexTheTrackCannotGoOnFromMovesBackToo() {
-        let fixes = Self.hairpinWithAJump()
-        let kept = MotionTriggersGapTests.kept(fixes)
-        let (beyond, farthest) = SimplificationFidelityTests.compliance(fixes, track: kept.map(\.location), tolerance: 10)
-        #expect(beyond == 0, "the farthest fix \(farthest) m off the kept track: \(kept.map(\.location.time))")
-        let times = kept.map { Track.start.seconds(to: $0.location.time) }
-        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
+        let times = Self.keptSeconds(Self.hairpinWithAJump())
         // The point for the hairpin is at most `min-interval` before its tip, no later.
         #expect(times.contains { $0 >= 9.4 && $0 <= 10.4 }, "\(times)")
     }
