@@ -58,7 +58,8 @@ struct RejectionEpisodes {
         case .outlier:
             return "fix at \(l.time) is off where the last accepted fix and the receiver's velocity put the vehicle "
                 + "(a jump faster than max-speed \(Int(c.maxSpeed)) m/s, or more than \(Int(QualityGate.jumpLimit)) m aside: multipath); "
-                + "\(c.outlierConfirmations) agreeing fixes beyond max-speed, or \(Int(QualityGate.maxExcursion)) s aside, are followed"
+                + "\(c.outlierConfirmations) agreeing fixes beyond max-speed and more than \(Int(QualityGate.reflectionReach)) m aside, "
+                + "or \(Int(QualityGate.maxExcursion)) s aside, are followed"
         }
     }
 }

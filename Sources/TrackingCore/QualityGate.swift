@@ -274,7 +274,7 @@ public struct QualityGate: Sendable {
     /// The farthest a reflection is taken to move a fix: multipath moves one 10-25 m in a street
     /// canyon, a block at most. A fix farther is the receiver's new place (a first fix after a
     /// cold start corrected), followed once `outlierConfirmations` fixes agree.
-    static let reflectionReach = 100.0
+    public static let reflectionReach = 100.0
 
     /// Records an outlier; true when it completes a run of agreeing outliers.
     private mutating func confirmsNewPlace(_ location: Location) -> Bool {

@@ -19,7 +19,7 @@ import TrackingCore
         let line = episodes.record(.outlier, fix, configuration: FilterConfiguration(), clock: ClockReading(now: start, synchronized: false))
         #expect(line?.1 == "rejecting fixes (outlier): fix at 2026-11-30T08:00:10.000Z is off where the last accepted fix and the "
             + "receiver's velocity put the vehicle (a jump faster than max-speed 100 m/s, or more than 15 m aside: multipath); "
-            + "3 agreeing fixes beyond max-speed, or 8 s aside, are followed")
+            + "3 agreeing fixes beyond max-speed and more than 100 m aside, or 8 s aside, are followed")
     }
 
     @Test func aRunOfRejectionsIsOneLineWhenItStartsAndOneWhenItEnds() {
