@@ -354,11 +354,18 @@ public struct MotionTriggers: Sendable {
     }
 
     /// The corners needed before `fix` is kept: until the segment from the last kept fix to it
-    /// passes within `max-deviation` of every fix held.
+    /// passes within `max-deviation` of every fix held. Where no fix held after a corner is
+    /// `min-interval` past it, none can be a point before `fix`, and the corner must be one the
+    /// track can go on from to `fix` itself (`followableCorner`): a drive that ended 1 s into a
+    /// burst of reflections that began 0.2 s after its last corner left the burst's first fix
+    /// 11.4 m from the segment to the last fix (a random drive with reflections at 5 Hz).
     private mutating func keepCorners(upTo fix: Location) -> [KeptLocation] {
         var out = keepCorners()
         while let plane, !since.isEmpty, !covers(plane.project(fix)), let candidate = cornerCandidate(towards: plane.project(fix)) {
-            out.append(reanchor(at: followableCorner(candidate)))
+            let corner = since[candidate.index].location.time
+            let closing = !since[(candidate.index + 1)...].contains { corner.seconds(to: $0.location.time) >= configuration.minInterval }
+            let point = plane.project(fix)
+            out.append(reanchor(at: closing ? followableCorner(candidate, then: (point.x, point.y, fix.time), waited: true) : followableCorner(candidate)))
             out += keepCorners()
         }
         return out
