@@ -340,7 +340,7 @@ public struct MotionTriggers: Sendable {
     private mutating func keepPendingCorner(then next: Next?) -> [KeptLocation] {
         guard let candidate = pendingCorner else { return [] }
         pendingCorner = nil
-        return [reanchor(at: followableCorner(candidate, then: next, waited: true))]
+        return [reanchor(at: followableCorner(candidate, then: next, settled: true))]
     }
 
     /// Whether a corner waiting may wait past `fix`: for at most `gapSeconds` (the answer comes
@@ -365,7 +365,7 @@ public struct MotionTriggers: Sendable {
             let corner = since[candidate.index].location.time
             let closing = !since[(candidate.index + 1)...].contains { corner.seconds(to: $0.location.time) >= configuration.minInterval }
             let point = plane.project(fix)
-            out.append(reanchor(at: closing ? followableCorner(candidate, then: (point.x, point.y, fix.time), waited: true) : followableCorner(candidate)))
+            out.append(reanchor(at: closing ? followableCorner(candidate, then: (point.x, point.y, fix.time), settled: true) : followableCorner(candidate)))
             out += keepCorners()
         }
         return out
@@ -414,15 +414,16 @@ public struct MotionTriggers: Sendable {
     /// The candidate's corner, or when the track cannot go on from it within the tolerance
     /// (`followability`), the fix reached last or the latest fix the cone reached at most
     /// `min-interval` earlier that it can go on from: from there the fixes of the jump are past
-    /// `min-interval` themselves. The corner itself when there is none. Once a corner has
-    /// `waited`, one whose fixes past `min-interval` are none of them reached gives way too, to
-    /// one that reaches one.
-    private func followableCorner(_ candidate: Candidate, then next: Next? = nil, waited: Bool = false) -> Int {
+    /// `min-interval` themselves. The corner itself when there is none. When the fixes that
+    /// decide are all in (`settled`: the corner has waited for them, or the point after it is
+    /// known), one whose fixes past `min-interval` are none of them reached gives way too, to one
+    /// that reaches one.
+    private func followableCorner(_ candidate: Candidate, then next: Next? = nil, settled: Bool = false) -> Int {
         guard let reached = candidate.reached else { return candidate.index }
         let accepts: (Followability) -> Bool
         switch followability(from: candidate.index, then: next) {
         case .cannot: accepts = { $0 != .cannot }
-        case .unreached where waited: accepts = { $0 == .reaches }
+        case .unreached where settled: accepts = { $0 == .reaches }
         case .reaches, .unseen, .unreached: return candidate.index
         }
         let earliest = since[candidate.index].location.time.adding(seconds: -configuration.minInterval)
