@@ -235,10 +235,7 @@ public struct MotionTriggers: Sendable {
         let turn = turns.turn(at: fix)
         let afterGap = endsGap(fix)
         if let candidate = pendingCorner {
-            let next = plane.map { plane in
-                let point = plane.project(fix)
-                return (x: point.x, y: point.y, time: fix.time)
-            }
+            let next = unheld(fix)
             if followability(from: candidate.index, then: next).isOpen, waits(for: fix, after: since[candidate.index].location) {
                 hold(fix, turn, afterGap: afterGap)
                 return []
@@ -361,11 +358,10 @@ public struct MotionTriggers: Sendable {
     /// 11.4 m from the segment to the last fix (a random drive with reflections at 5 Hz).
     private mutating func keepCorners(upTo fix: Location) -> [KeptLocation] {
         var out = keepCorners()
-        while let plane, !since.isEmpty, !covers(plane.project(fix)), let candidate = cornerCandidate(towards: plane.project(fix)) {
+        while let next = unheld(fix), !since.isEmpty, !covers((next.x, next.y)), let candidate = cornerCandidate(towards: (next.x, next.y)) {
             let corner = since[candidate.index].location.time
             let closing = !since[(candidate.index + 1)...].contains { corner.seconds(to: $0.location.time) >= configuration.minInterval }
-            let point = plane.project(fix)
-            out.append(reanchor(at: closing ? followableCorner(candidate, then: (point.x, point.y, fix.time), settled: true) : followableCorner(candidate)))
+            out.append(reanchor(at: closing ? followableCorner(candidate, then: next, settled: true) : followableCorner(candidate)))
             out += keepCorners()
         }
         return out
@@ -410,6 +406,14 @@ public struct MotionTriggers: Sendable {
 
     /// A fix not held yet, on the plane about the last kept one.
     private typealias Next = (x: Double, y: Double, time: FixTime)
+
+    /// `fix` as a `Next`: on the plane about the last kept fix (nil before the first).
+    private func unheld(_ fix: Location) -> Next? {
+        plane.map { plane in
+            let point = plane.project(fix)
+            return (x: point.x, y: point.y, time: fix.time)
+        }
+    }
 
     /// The candidate's corner, or when the track cannot go on from it within the tolerance
     /// (`followability`), the fix reached last or the latest fix the cone reached at most
