@@ -21,7 +21,8 @@
 /// constant time, a corner the fixes held since it (a corner moved back to a bend's start, the
 /// held fixes once for each fix it passes over); those are at most `maxHeld`. The kept track
 /// passes within `max-deviation` of every moving fix between its points (the cone keeps to
-/// `coneShare` of it, to `turnShare` on a bend's inside of a fix, see `TurnWatch`, and to
+/// `coneShare` of it, to `turnShare` on a bend's inside of a fix, see `TurnWatch`, to
+/// `cornerShare` there in a corner, and to
 /// `gapShare` at the first fix after a gap, a tunnel).
 ///
 /// "Stopped" has hysteresis: moving → stopped after `stop-delay` seconds of fixes no faster than
@@ -48,7 +49,7 @@ public struct MotionTriggers: Sendable {
 
     /// An accepted fix held since the last kept one: its position in a plane around that point,
     /// whether a segment from it reaches the fix, and what `hold` was told of it.
-    private typealias Held = (location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, afterGap: Bool)
+    private typealias Held = (location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, corner: Bool, afterGap: Bool)
     /// Accepted fixes since the last kept one.
     private var since: [Held] = []
     /// A corner chosen (`cornerCandidate`) whose fixes after it do not yet show whether the track
@@ -58,6 +59,8 @@ public struct MotionTriggers: Sendable {
     private var pendingCorner: Candidate?
     /// Which way the vehicle turns at each moving fix.
     private var turns = TurnWatch()
+    /// The last fix given `cornerShare` (`isCorner`).
+    private var lastCornerFix: FixTime?
     private var plane: LocalPlane?
     /// The directions from the last kept fix that pass within `max-deviation` of every held fix.
     private var cone: DirectionCone
@@ -90,6 +93,16 @@ public struct MotionTriggers: Sendable {
     /// points at 1 and 5 Hz; a single 0.8 everywhere kept up to 1.25x, and left seed 43's first
     /// corner 12.6 m off.
     public static let turnShare = 0.7
+    /// The share on a bend's inside of a fix in a corner (`isCorner`): a bend turning
+    /// `cornerRate` or faster. Where a corner's fixes stand inside the road, a segment out of it
+    /// cutting them by `turnShare` cut the road by more than 12 m: make_drive seed 43's first
+    /// corner (90° in six seconds, its fixes up to 10.6 m inside) was 12.03 m from the true
+    /// path; at 0.6 it is 11.6 m, with the same points. On 300 random roads (1, 5 and 10 Hz):
+    /// 0.4 % more points, 6 fewer tracks beyond the distance bound (BENCHMARKS.md).
+    public static let cornerShare = 0.6
+    /// Degrees a second over `TurnWatch.baseline` from which a bend is a corner: a town corner
+    /// turns 15-20 a second, a roundabout more, a highway's curve 2-3.
+    static let cornerRate = 15.0
     /// A moving fix this many seconds after the one before it ends a gap: a tunnel, a garage, a
     /// receiver that lost its sky, or fixes the gate rejected while the vehicle pulled away. Longer
     /// than any receiver's fix interval. At 10 s, random road 303's departure from a red light
@@ -233,11 +246,12 @@ public struct MotionTriggers: Sendable {
     private mutating func processMoving(_ fix: Location, last: Location) -> [KeptLocation] {
         var out: [KeptLocation] = []
         let turn = turns.turn(at: fix)
+        let corner = isCorner(fix)
         let afterGap = endsGap(fix)
         if let candidate = pendingCorner {
             let next = unheld(fix)
             if followability(from: candidate.index, then: next).isOpen, waits(for: fix, after: since[candidate.index].location) {
-                hold(fix, turn, afterGap: afterGap)
+                hold(fix, turn, corner: corner, afterGap: afterGap)
                 return []
             }
             out += keepPendingCorner(then: next)
@@ -277,7 +291,7 @@ public struct MotionTriggers: Sendable {
                 }
             }
         }
-        hold(fix, turn, afterGap: afterGap)
+        hold(fix, turn, corner: corner, afterGap: afterGap)
         // While slowing to a possible stop, receiver drift would look like corners: the fixes are
         // held and judged when the vehicle either stops or moves on.
         if slowSince == nil { out += keepCorners(mayWait: true) }
@@ -285,6 +299,19 @@ public struct MotionTriggers: Sendable {
             out.append(keep(corner, .deviation))
         }
         return out
+    }
+
+    /// Whether `fix`, just read by `turns`, gets `cornerShare` on its bend's inside: the course
+    /// turning `cornerRate` or faster, the vehicle moving (a receiver's course while it barely
+    /// moves is noise: in stop-and-go at 10 Hz it read as corners and cost points), and at most
+    /// one fix a second. The tighter room guards against the receiver's slow wander, which one
+    /// fix a second shows as well as ten; given to every fix, a 10 Hz receiver's noise bought a
+    /// point more on a roundabout than the same road at 1 Hz kept (the suburb route).
+    private mutating func isCorner(_ fix: Location) -> Bool {
+        guard turns.degreesPerSecond >= Self.cornerRate, (fix.speed ?? 0) >= configuration.movingSpeed,
+              lastCornerFix.map({ $0.seconds(to: fix.time) >= 1 }) ?? true else { return false }
+        lastCornerFix = fix.time
+        return true
     }
 
     /// Whether `fix` comes `gapSeconds` or more after the fix before it.
@@ -534,17 +561,17 @@ public struct MotionTriggers: Sendable {
     }
 
     /// Holds a fix for the deviation check. In a bend, a segment passing on the bend's inside of
-    /// the fix (with the fix on its left, in a right turn) gets `turnShare` of the room: the receiver's fixes cut
-    /// a bend already, and the road is farther out than they are. The first fix after a gap gets
-    /// `gapShare` on both sides.
-    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, afterGap: Bool = false) {
+    /// the fix (with the fix on its left, in a right turn) gets `turnShare` of the room, in a
+    /// `corner` `cornerShare`: the receiver's fixes cut a bend already, and the road is farther
+    /// out than they are. The first fix after a gap gets `gapShare` on both sides.
+    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, corner: Bool = false, afterGap: Bool = false) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
-        let tight = cone.tolerance * Self.turnShare
+        let tight = cone.tolerance * (corner ? Self.cornerShare : Self.turnShare)
         let gap = afterGap ? cone.tolerance * Self.gapShare : nil
         let reachable = cone.admitsThenAdds(p, left: gap ?? (turn == .right ? tight : nil), right: gap ?? (turn == .left ? tight : nil))
             && last.time.seconds(to: fix.time) >= configuration.minInterval
-        since.append((fix, p.x, p.y, reachable, turn, afterGap))
+        since.append((fix, p.x, p.y, reachable, turn, corner, afterGap))
     }
 
     /// Judges the held fixes again from the last kept fix (some were taken away).
@@ -558,7 +585,7 @@ public struct MotionTriggers: Sendable {
     /// Holds fixes held before again, judged from the last kept fix: their place on its plane and
     /// whether a segment from it reaches them are worked out anew.
     private mutating func holdAgain(_ held: [Held]) {
-        for fix in held { hold(fix.location, fix.turn, afterGap: fix.afterGap) }
+        for fix in held { hold(fix.location, fix.turn, corner: fix.corner, afterGap: fix.afterGap) }
     }
 
     private mutating func keep(_ fix: Location, _ trigger: KeepTrigger) -> KeptLocation {

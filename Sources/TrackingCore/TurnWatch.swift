@@ -43,6 +43,10 @@ public struct TurnWatch: Sendable {
 
     /// Whether a sharp bend over `shortBaseline` counts where the `baseline` sees none.
     public let readsSharpBends: Bool
+    /// How fast the course turned over the `baseline` at the last fix read, in degrees a second
+    /// (0 without a course to compare): a town corner's 90° in five seconds reads 18, a highway's
+    /// long curve 2-3.
+    public private(set) var degreesPerSecond = 0.0
     /// The fixes remembered, oldest first, from `oldest` on: those before it are forgotten, and
     /// dropped from the array only now and then (removed one by one from its front, each fix
     /// moved every one after it: at 10 Hz fifty).
@@ -60,6 +64,7 @@ public struct TurnWatch: Sendable {
 
     /// The turn at a fix of `time` whose course is `course` (none: straight, and not remembered).
     mutating func turn(course: Double?, at time: FixTime) -> Turn {
+        degreesPerSecond = 0
         guard let course else { return .straight }
         defer { remember(time, course) }
         // Keep the newest fix at least `baseline` old as the reference, and everything after it.
@@ -70,7 +75,9 @@ public struct TurnWatch: Sendable {
         guard elapsed > 0 else { return .straight }
         // Over the whole baseline even when the history is shorter (after a start or a stop): a
         // receiver's wander in its first second is no bend, a corner's 90° still is.
-        let turn = Self.turn(from: reference.course, to: course, over: max(elapsed, Self.baseline), rate: Self.rate)
+        let seconds = max(elapsed, Self.baseline)
+        degreesPerSecond = abs(Self.degreesPerSecond(from: reference.course, to: course, over: seconds))
+        let turn = Self.turn(from: reference.course, to: course, over: seconds, rate: Self.rate)
         return turn != .straight ? turn : sharpTurn(to: course, at: time)
     }
 
@@ -92,10 +99,16 @@ public struct TurnWatch: Sendable {
     /// The side a course turns to from `old` to `new` over `seconds`, when at `rate` degrees a
     /// second or faster; else straight.
     private static func turn(from old: Double, to new: Double, over seconds: Double, rate: Double) -> Turn {
-        let perSecond = DirectionCone.wrapped((new - old) * .pi / 180) * 180 / .pi / seconds
+        let perSecond = degreesPerSecond(from: old, to: new, over: seconds)
         if perSecond >= rate { return .right }
         if perSecond <= -rate { return .left }
         return .straight
+    }
+
+    /// Degrees a second from course `old` to `new` over `seconds`, the shorter way round: positive
+    /// to the right.
+    private static func degreesPerSecond(from old: Double, to new: Double, over seconds: Double) -> Double {
+        DirectionCone.wrapped((new - old) * .pi / 180) * 180 / .pi / seconds
     }
 
     /// Forgets the course history (a stop: the course of a parked receiver is noise).

@@ -235,6 +235,20 @@ import TrackingCore
         #expect(farthest <= 7.05, "the farthest fix \(farthest) m off the kept track")
         #expect(farthest > 5, "the room is used: \(track.count) points")
     }
+
+    /// A town corner: east at 8 m/s, right through 90° at 18° a second (a 25 m radius), then
+    /// south. From the turn's end the fixes read as a corner (`cornerRate`) and get
+    /// `cornerShare` of the room on their inside, less than a curve's `turnShare`: with it the
+    /// segment out of the corner passed 6.7 m inside them.
+    @Test func aCornerIsCutByLessThanACurve() {
+        let fixes = Track.driven(through: 50, speed: 8) { second in 90 + min(90, max(0, Double(second - 20) * 18)) }
+        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        var track = fixes.flatMap { triggers.process($0).map(\.location) }
+        track += triggers.finish().map(\.location)
+        let (_, farthest) = SimplificationFidelityTests.compliance(Array(fixes[25...]), track: track, tolerance: 10)
+        #expect(farthest <= 10 * MotionTriggers.cornerShare + 0.05, "the farthest fix from the turn's end on \(farthest) m off the kept track")
+        #expect(farthest > 5, "the room is used: \(track.count) points")
+    }
 }
 
 /// A gap in the fixes (a tunnel): the segment across it stands in for the whole road there.

@@ -55,6 +55,23 @@ import TrackingCore
         #expect(read[8] == .left, "\(read)")
     }
 
+    @Test func theRateOfTheTurnIsReadOverTheFiveSecondsEitherWay() {
+        // A town corner's 90° in five seconds, a highway's curve at 2.5°/s, either way round; a
+        // fix without a course reads none.
+        var corner = TurnWatch()
+        let rates = (0..<8).map { t -> Double in
+            _ = corner.turn(at: Track.fix(Double(t), course: 90 + 18 * Double(min(t, 5))))
+            return corner.degreesPerSecond
+        }
+        #expect(abs(rates[5] - 18) < 1e-9, "90° over five seconds: \(rates)")
+        #expect(abs(rates[7] - 54.0 / 5) < 1e-9, "two seconds on, the five hold 54° of it: \(rates)")
+        var curve = TurnWatch()
+        for t in 0...10 { _ = curve.turn(at: Track.fix(Double(t), course: 270 - 2.5 * Double(t))) }
+        #expect(abs(curve.degreesPerSecond - 2.5) < 1e-9, "a left curve reads as fast as a right one")
+        _ = curve.turn(at: Track.fix(11, course: nil))
+        #expect(curve.degreesPerSecond == 0)
+    }
+
     @Test func withoutACourseNothingIsSaid() {
         var watch = TurnWatch()
         #expect(watch.turn(at: Track.fix(0, course: nil)) == .straight)
