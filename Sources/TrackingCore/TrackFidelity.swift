@@ -36,10 +36,20 @@ public struct TrackFidelity: Sendable {
         pathKilometres = length / 1000
         maxDeviation = 0
         worstTime = nil
-        guard let first = kept.first, let last = kept.last else { return }
+        for (point, distance) in Self.distances(kept: kept, path: path) where distance > maxDeviation {
+            maxDeviation = distance
+            worstTime = point.time
+        }
+    }
+
+    /// Each point of `path` in the time the kept points span, with its distance from the polyline
+    /// through them (the nearest segment's): how much of a drive a map shows farther than a bound
+    /// from the road, not only the worst place.
+    public static func distances(kept: [Location], path: [PathPoint]) -> [(point: PathPoint, distance: Double)] {
+        guard let first = kept.first, let last = kept.last else { return [] }
         let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
         let polyline = kept.map { plane.project($0) }
-        for point in path where point.time >= first.time && point.time <= last.time {
+        return path.filter { $0.time >= first.time && $0.time <= last.time }.map { point in
             let p = plane.project(latitude: point.latitude, longitude: point.longitude)
             var best = Double.infinity
             if polyline.count == 1 {
@@ -48,10 +58,7 @@ public struct TrackFidelity: Sendable {
             for (a, b) in zip(polyline, polyline.dropFirst()) {
                 best = min(best, LocalPlane.distance(from: p, toSegment: a, b))
             }
-            if best > maxDeviation {
-                maxDeviation = best
-                worstTime = point.time
-            }
+            return (point, best)
         }
     }
 }

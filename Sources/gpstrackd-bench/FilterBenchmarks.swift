@@ -1,7 +1,8 @@
 // The filter alone: CPU per fix and the fixes it holds, at 1 and 10 Hz, on a synthetic drive of
 // random legs (corners at any angle, curves, stops), against the quality gate alone (every
-// filter pays that) and against the fewest points any track needs (`FewestPoints`); then CPU
-// and fixes held under each tracker rule, as the daemon runs against a tracker.
+// filter pays that), against the fewest points any track needs (`FewestPoints`), and the road
+// the kept track leaves beyond 12 m against the track through every fix; then CPU and fixes held
+// under each tracker rule, as the daemon runs against a tracker.
 import Glibc
 import TestSupport
 import TrackingCore
@@ -12,6 +13,8 @@ struct SyntheticDrive {
     var fixes: [Location] = []
     /// The true speed of each fix, for what counts as moving.
     var trueSpeed: [FixTime: Double] = [:]
+    /// Where the vehicle truly was at each fix's time.
+    var truth: [TrackFidelity.PathPoint] = []
     var kilometres = 0.0
 
     init(seconds: Int, rate: Int, seed: UInt64) {
@@ -67,6 +70,8 @@ struct SyntheticDrive {
                                   speed: speed, horizontalAccuracy: accuracy) {
                 fixes.append(fix)
                 trueSpeed[time] = speed
+                truth.append(.init(time: time, latitude: plane.latitude + y / 111_195.08,
+                                   longitude: plane.longitude + x / (111_195.08 * cos(plane.latitude * .pi / 180))))
             }
             time = time.adding(seconds: dt)
         }
@@ -104,6 +109,7 @@ func benchmarkFilter(seconds: Int, seed: UInt64) {
         line(prefix + "most fixes held", plain.held, "bounded")
         line(prefix + "kept / fewest possible", fixed(Double(plain.kept) / Double(max(1, optimum)), 2) + " (\(plain.kept) / \(optimum))", "<= 1.2")
         line(prefix + "points per km", fixed(Double(plain.kept) / max(0.001, drive.kilometres), 2) + " over " + fixed(drive.kilometres, 1) + " km", "not growing with the rate")
+        line(prefix + "road beyond 12 m of the track", TrackOnTheRoad(drive, configuration).figure, "near every fix's")
         for (index, filtering) in rules.enumerated() {
             let ruledPrefix = "filter at \(rate) Hz, \(filtering.rawValue): "
             line(ruledPrefix + "ns of CPU per fix", timing.cpu(index + 1), "<= 2000")
@@ -182,5 +188,56 @@ private struct FilterRun {
 
     var held: String {
         "\(mostHeld) (" + fixed(Double(mostHeld * MemoryLayout<Location>.stride) / 1024, 1) + " KiB)"
+    }
+}
+
+/// What a map of the kept track shows of the road: how much of the true path lies farther than
+/// issue 16's 12 m from the polyline through the kept points, and the farthest, against the same
+/// for the polyline through every fix the gate passed (all the daemon could send: the receiver's
+/// own error, which no choice of points undoes). By length of road, so that a parked hour
+/// weighs nothing and a worst corner is not the only figure of three hours.
+private struct TrackOnTheRoad {
+    static let bound = 12.0
+    let kept: (beyond: Double, farthest: Double)
+    let everyFix: (beyond: Double, farthest: Double)
+    let kilometres: Double
+
+    init(_ drive: SyntheticDrive, _ configuration: FilterConfiguration) {
+        var chain = FilterChain(configuration: configuration)
+        var track: [Location] = []
+        var turnedAway: Set<FixTime> = []
+        for fix in drive.fixes {
+            let decision = chain.process(fix, clock: FilterRun.clock)
+            track += decision.kept.map(\.location)
+            if decision.rejection != nil { turnedAway.insert(fix.time) }
+            turnedAway.formUnion(decision.recalled.map(\.time))
+        }
+        track += chain.finish().map(\.location)
+        // Every fix the gate neither rejected nor recalled passed, at once or when released.
+        let passed = drive.fixes.filter { !turnedAway.contains($0.time) }
+        kilometres = drive.kilometres
+        kept = Self.measure(track, drive.truth)
+        everyFix = Self.measure(passed, drive.truth)
+    }
+
+    /// Kilometres of `path` beyond `bound` from the polyline through `track`, and the farthest.
+    private static func measure(_ track: [Location], _ path: [TrackFidelity.PathPoint]) -> (beyond: Double, farthest: Double) {
+        let distances = TrackFidelity.distances(kept: track, path: path)
+        var (beyond, farthest) = (0.0, 0.0)
+        for (a, b) in zip(distances, distances.dropFirst()) {
+            farthest = max(farthest, a.distance)
+            if a.distance > bound {
+                beyond += Geodesy.distance((a.point.latitude, a.point.longitude), (b.point.latitude, b.point.longitude)) / 1000
+            }
+        }
+        return (beyond, max(farthest, distances.last?.distance ?? 0))
+    }
+
+    /// The kept track's road beyond the bound, its ratio to every fix's, and the farthest of each.
+    var figure: String {
+        let share = { (km: Double) in fixed(km * 1000, 0) + " m (" + fixed(km / max(0.001, kilometres) * 100, 2) + " %)" }
+        let ratio = everyFix.beyond > 0 ? fixed(kept.beyond / everyFix.beyond, 1) + "x " : ""
+        return share(kept.beyond) + ", " + ratio + "every fix's " + share(everyFix.beyond)
+            + "; farthest " + fixed(kept.farthest, 1) + " m (every fix " + fixed(everyFix.farthest, 1) + " m)"
     }
 }

@@ -5,8 +5,9 @@
 //                                                  after its append returned (for SIGKILL tests)
 //   gpstrackd-bench filter [--seconds N] [--seed S]
 //                                                  the filter alone: CPU per fix, fixes held, points
-//                                                  against the fewest possible, at 1 and 10 Hz; CPU and
-//                                                  fixes held under each tracker rule
+//                                                  against the fewest possible, the road beyond 12 m of
+//                                                  the kept track, at 1 and 10 Hz; CPU and fixes held
+//                                                  under each tracker rule
 //   gpstrackd-bench wire --endpoint https://localhost:PORT --ca PEM [--positions N] [--every MS] [--idle-close S] [--keepalive S]
 //                                                  bytes per position through a counting relay that
 //                                                  closes idle connections, with and without TLS resumption
