@@ -44,19 +44,29 @@ public struct TrackFidelity: Sendable {
 
     /// Each point of `path` in the time the kept points span, with its distance from the polyline
     /// through them (the nearest segment's): how much of a drive a map shows farther than a bound
-    /// from the road, not only the worst place.
-    public static func distances(kept: [Location], path: [PathPoint]) -> [(point: PathPoint, distance: Double)] {
+    /// from the road, not only the worst place. With `within`, only the segments that come within
+    /// that many seconds of the point's time are measured: hours of a track through every fix
+    /// (100,000 segments at 10 Hz) measured against each point of the path took minutes.
+    public static func distances(kept: [Location], path: [PathPoint], within seconds: Double? = nil) -> [(point: PathPoint, distance: Double)] {
         guard let first = kept.first, let last = kept.last else { return [] }
         let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
         let polyline = kept.map { plane.project($0) }
+        let segments = max(1, polyline.count - 1)
+        var low = 0
         return path.filter { $0.time >= first.time && $0.time <= last.time }.map { point in
             let p = plane.project(latitude: point.latitude, longitude: point.longitude)
-            var best = Double.infinity
-            if polyline.count == 1 {
-                best = LocalPlane.distance(from: p, toSegment: polyline[0], polyline[0])
+            // The segments measured: all, or those whose time span comes within `seconds` of the
+            // point's (the path in time order, so the first of them only moves on).
+            var range = 0..<segments
+            if let seconds {
+                while low + 1 < segments, kept[low + 1].time.seconds(to: point.time) > seconds { low += 1 }
+                var high = low
+                while high + 1 < segments, point.time.seconds(to: kept[high + 1].time) <= seconds { high += 1 }
+                range = low..<(high + 1)
             }
-            for (a, b) in zip(polyline, polyline.dropFirst()) {
-                best = min(best, LocalPlane.distance(from: p, toSegment: a, b))
+            var best = Double.infinity
+            for k in range {
+                best = min(best, LocalPlane.distance(from: p, toSegment: polyline[k], polyline[min(k + 1, polyline.count - 1)]))
             }
             return (point, best)
         }

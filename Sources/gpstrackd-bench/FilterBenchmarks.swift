@@ -222,7 +222,9 @@ private struct TrackOnTheRoad {
 
     /// Kilometres of `path` beyond `bound` from the polyline through `track`, and the farthest.
     private static func measure(_ track: [Location], _ path: [TrackFidelity.PathPoint]) -> (beyond: Double, farthest: Double) {
-        let distances = TrackFidelity.distances(kept: track, path: path)
+        // The segments of a minute either side: the kept points are at most `max-interval` apart
+        // while moving, and every fix far nearer.
+        let distances = TrackFidelity.distances(kept: track, path: path, within: 60)
         var (beyond, farthest) = (0.0, 0.0)
         for (a, b) in zip(distances, distances.dropFirst()) {
             farthest = max(farthest, a.distance)
