@@ -203,21 +203,10 @@ private struct TrackOnTheRoad {
     let kilometres: Double
 
     init(_ drive: SyntheticDrive, _ configuration: FilterConfiguration) {
-        var chain = FilterChain(configuration: configuration)
-        var track: [Location] = []
-        var turnedAway: Set<FixTime> = []
-        for fix in drive.fixes {
-            let decision = chain.process(fix, clock: FilterRun.clock)
-            track += decision.kept.map(\.location)
-            if decision.rejection != nil { turnedAway.insert(fix.time) }
-            turnedAway.formUnion(decision.recalled.map(\.time))
-        }
-        track += chain.finish().map(\.location)
-        // Every fix the gate neither rejected nor recalled passed, at once or when released.
-        let passed = drive.fixes.filter { !turnedAway.contains($0.time) }
+        let replay = FilterReplay(drive.fixes, configuration: configuration, clock: FilterRun.clock)
         kilometres = drive.kilometres
-        kept = Self.measure(track, drive.truth)
-        everyFix = Self.measure(passed, drive.truth)
+        kept = Self.measure(replay.kept.map(\.location), drive.truth)
+        everyFix = Self.measure(replay.passed, drive.truth)
     }
 
     /// Kilometres of `path` beyond `bound` from the polyline through `track`, and the farthest.

@@ -64,21 +64,9 @@ import TrackingCore
     static func run(_ locations: [Location], configuration: FilterConfiguration = FilterConfiguration())
         -> (kept: [KeptLocation], chain: FilterChain, passed: [Location])
     {
-        var chain = FilterChain(configuration: configuration)
-        var kept: [KeptLocation] = []
-        var rejected: Set<Int> = []
-        var recalled: Set<FixTime> = []
-        let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
-        for (index, location) in locations.enumerated() {
-            let decision = chain.process(location, clock: clock)
-            if decision.rejection != nil { rejected.insert(index) }
-            recalled.formUnion(decision.recalled.map(\.time))
-            kept += decision.kept
-        }
-        kept += chain.finish()
-        // Every fix the gate neither rejected nor recalled passed, at once or when it was released.
-        let passed = locations.indices.filter { !rejected.contains($0) && !recalled.contains(locations[$0].time) }.map { locations[$0] }
-        return (kept, chain, passed)
+        let replay = FilterReplay(locations, configuration: configuration,
+                                  clock: ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true))
+        return (replay.kept, replay.chain, replay.passed)
     }
 
     @Test func defaultFilterMeetsTheFidelityTarget() throws {
