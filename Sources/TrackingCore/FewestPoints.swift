@@ -18,15 +18,26 @@ public enum FewestPoints {
     /// with `admits`, only the segments it admits (by the indices of their ends).
     public static func count(_ stretch: [(x: Double, y: Double)], times: [Double]? = nil, tolerance: Double,
                              maxInterval: Double = .infinity, admits: ((Int, Int) -> Bool)? = nil) -> Int {
-        guard stretch.count > 2 else { return stretch.count }
+        indices(stretch, times: times, tolerance: tolerance, maxInterval: maxInterval, admits: admits).count
+    }
+
+    /// Which points of `stretch` such a track keeps (one choice among the equally few), in order:
+    /// where the optimum spends its points, to set beside where a filter spends its own.
+    public static func indices(_ stretch: [(x: Double, y: Double)], times: [Double]? = nil, tolerance: Double,
+                               maxInterval: Double = .infinity, admits: ((Int, Int) -> Bool)? = nil) -> [Int] {
+        guard stretch.count > 2 else { return Array(stretch.indices) }
         let n = stretch.count
         var fewest = [Int](repeating: .max, count: n)
+        /// The point before each on the fewest way to it.
+        var before = [Int](repeating: -1, count: n)
         fewest[0] = 1
         for i in 0..<(n - 1) where fewest[i] != .max {
             let origin = stretch[i]
             var cone = DirectionCone(tolerance: tolerance)
             for j in (i + 1)..<n {
-                if let times, times[j] - times[i] > maxInterval { break }
+                // Consecutive fixes farther apart than `maxInterval` (a long tunnel) are joined
+                // all the same: nothing else can join them.
+                if let times, j > i + 1, times[j] - times[i] > maxInterval { break }
                 if j > i + 1 { cone.add(relative(stretch[j - 1], to: origin)) }
                 if cone.isEmpty { break }
                 let end = relative(stretch[j], to: origin)
@@ -35,9 +46,12 @@ public enum FewestPoints {
                 guard covered, fewest[i] + 1 < fewest[j] else { continue }
                 if j > i + 1, let admits, !admits(i, j) { continue }
                 fewest[j] = fewest[i] + 1
+                before[j] = i
             }
         }
-        return fewest[n - 1]
+        var chosen = [n - 1]
+        while let last = chosen.last, before[last] >= 0 { chosen.append(before[last]) }
+        return chosen.reversed()
     }
 
     /// The optimum for a drive: the fewest points for each moving stretch, plus one for each stop.
@@ -49,20 +63,29 @@ public enum FewestPoints {
     /// With `admits`, only the segments it admits (by the fixes at their ends).
     public static func count(_ fixes: [Location], tolerance: Double, minimumStop: Double = 5, maxInterval: Double = .infinity,
                              admits: ((Location, Location) -> Bool)? = nil, isMoving: (Location) -> Bool) -> Int {
-        guard let first = fixes.first else { return 0 }
+        points(fixes, tolerance: tolerance, minimumStop: minimumStop, maxInterval: maxInterval, admits: admits, isMoving: isMoving).count
+    }
+
+    /// The points `count` counts, in time order: each moving stretch's (`indices`), and for each
+    /// stop the fix where the vehicle came to rest.
+    public static func points(_ fixes: [Location], tolerance: Double, minimumStop: Double = 5, maxInterval: Double = .infinity,
+                              admits: ((Location, Location) -> Bool)? = nil, isMoving: (Location) -> Bool) -> [Location] {
+        guard let first = fixes.first else { return [] }
         let plane = LocalPlane(latitude: first.latitude, longitude: first.longitude)
-        var total = 0
+        var chosen: [Location] = []
         /// The moving stretch so far; its plane and times are taken when it is counted.
         var stretch: [Location] = []
         var pause: [Location] = []
-        func countStretch() -> Int {
-            count(stretch.map { plane.project($0) }, times: stretch.map { first.time.seconds(to: $0.time) }, tolerance: tolerance,
-                  maxInterval: maxInterval, admits: admits.map { admits in { admits(stretch[$0], stretch[$1]) } })
+        func chooseInStretch() {
+            let kept = indices(stretch.map { plane.project($0) }, times: stretch.map { first.time.seconds(to: $0.time) }, tolerance: tolerance,
+                               maxInterval: maxInterval, admits: admits.map { admits in { admits(stretch[$0], stretch[$1]) } })
+            chosen += kept.map { stretch[$0] }
         }
         func endPause(at next: Location?) {
             guard let start = pause.first, let end = next ?? pause.last else { return }
             if start.time.seconds(to: end.time) >= minimumStop {
-                total += countStretch() + 1
+                chooseInStretch()
+                chosen.append(start)
                 stretch.removeAll()
             } else {
                 stretch += pause
@@ -78,7 +101,8 @@ public enum FewestPoints {
             }
         }
         endPause(at: nil)
-        return total + countStretch()
+        chooseInStretch()
+        return chosen
     }
 
     /// The exact check, for an end nearer the start than a point between them (a U-turn).

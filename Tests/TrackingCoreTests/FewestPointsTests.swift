@@ -53,6 +53,35 @@ import Testing
         let times = (0..<130).map(Double.init)
         #expect(FewestPoints.count(straight, times: times, tolerance: 5) == 2)
         #expect(FewestPoints.count(straight, times: times, tolerance: 5, maxInterval: 60) == 4, "0, 60, 120 and 129 s")
+        let chosen = FewestPoints.indices(straight, times: times, tolerance: 5, maxInterval: 60)
+        #expect(chosen.first == 0 && chosen.last == 129 && chosen.count == 4, "\(chosen)")
+        for (a, b) in zip(chosen, chosen.dropFirst()) { #expect(times[b] - times[a] <= 60, "\(chosen)") }
+    }
+
+    /// Fixes 91 s apart (a long tunnel) inside a stretch, with a 60 s heartbeat: no segment may
+    /// span more than 60 s, but the two fixes either side of the gap have nothing else to join
+    /// them. Counted as a way through that no track has, the stretch's count was Int.max.
+    @Test func aGapLongerThanTheHeartbeatIsJoinedAllTheSame() {
+        let road = (0..<20).map { Point(Double($0) * 10, 0) }
+        let times = (0..<20).map { Double($0 < 10 ? $0 : $0 + 90) }
+        #expect(FewestPoints.indices(road, times: times, tolerance: 5, maxInterval: 60) == [0, 9, 10, 19])
+        #expect(FewestPoints.indices(road, times: times, tolerance: 5) == [0, 19])
+    }
+
+    /// The points chosen are as many as the count, run from the first point to the last, and
+    /// each segment between them passes within the tolerance of every point it spans.
+    @Test func theChosenPointsAreAsFewAsTheCountAndCoverEveryPoint() {
+        var random = SplitMix(seed: 16)
+        for round in 0..<300 {
+            let points = Self.walk(&random, count: 5 + round % 60)
+            let tolerance = [2.0, 5.0, 10.0, 25.0][round % 4]
+            let chosen = FewestPoints.indices(points, tolerance: tolerance)
+            #expect(chosen.count == Self.bruteForce(points, tolerance: tolerance), "round \(round)")
+            #expect(chosen.first == 0 && chosen.last == points.count - 1, "round \(round): \(chosen)")
+            for (a, b) in zip(chosen, chosen.dropFirst()) {
+                #expect(a < b && FewestPoints.covers(points, from: a, to: b, tolerance: tolerance + 1e-9), "round \(round): \(a) to \(b)")
+            }
+        }
     }
 
     @Test func matchesBruteForceOnRandomWalks() {
@@ -96,6 +125,11 @@ import Testing
         fixes += (0..<10).map { fix(91 + $0, -100, 200, speed: 0) }
         // Three stops; the L's ends and corner; the straight's ends.
         #expect(FewestPoints.count(fixes, tolerance: 10) { ($0.speed ?? 0) >= 1 } == 3 + 3 + 2)
+        // The points themselves: each stop's where the vehicle came to rest, the L's ends and
+        // corner, the straight's ends. The corner is the fix 10 m before the turn: the way north
+        // from it passes 9.99 m from the turn, as few points as the turn itself and found first.
+        let chosen = FewestPoints.points(fixes, tolerance: 10) { ($0.speed ?? 0) >= 1 }
+        #expect(chosen.map { start.seconds(to: $0.time) } == [0, 10, 28, 49, 50, 61, 90, 91])
         // Stop-and-go: a pause shorter than the stop time is part of the stretch.
         var traffic: [Location] = (0..<10).map { fix($0, 0, 0, speed: 0) }
         for n in 0..<40 { traffic.append(fix(10 + n, Double(n) * 5, 0, speed: n % 10 < 3 ? 0 : 5)) }
