@@ -34,13 +34,16 @@ import TrackingCore
         var worstPhase: String
         /// Kept fixes farther than 15 m from where the vehicle truly was then (an outlier kept).
         var offPath: Int
+        /// Where the kept points and the fewest's differ, by the phase of the drive each stands
+        /// in (`PhaseCounts`): where the filter spends the points the optimum does not.
+        var byPhase: PhaseCounts
         var summary: String
 
         var line: String {
             String(format: "kept %d, optimum %d, ratio %.2f (%.2f against %d, the fewest with a point every max-interval; %d within the distance bound, knowing the true path); %d moving fixes beyond the tolerance (farthest %.1f m); "
                    + "%.1f m from the true path (every fix %.1f m; fixes up to %.1f m off), %.2f points/km, %d parked, %d kept off the path", kept, optimum, ratio,
                    Double(kept) / Double(max(1, optimumWithHeartbeat)), optimumWithHeartbeat, withinTheBound, beyond,
-                   farthest, truth.maxDeviation, floor, noise, truth.pointsPerKilometre, parked, offPath) + " worst at \(truth.worstTime?.iso8601 ?? "-") (\(worstPhase)); \(summary)"
+                   farthest, truth.maxDeviation, floor, noise, truth.pointsPerKilometre, parked, offPath) + " worst at \(truth.worstTime?.iso8601 ?? "-") (\(worstPhase)); \(byPhase.differences); \(summary)"
         }
     }
 
@@ -51,13 +54,14 @@ import TrackingCore
         let isMoving = FilterFidelityTests.isMoving(by: truth, stoppedSpeed: configuration.stoppedSpeed)
 
         let (kept, chain, passed) = FilterFidelityTests.run(locations, configuration: configuration)
+        let fewest = FewestPoints.points(passed, tolerance: configuration.maxDeviation, isMoving: isMoving)
         let track = kept.map(\.location)
         let fidelity = TrackFidelity(kept: track, path: truth.map(\.point))
         let moving = passed.filter(isMoving)
         let (beyond, farthest) = compliance(moving, track: track, tolerance: configuration.maxDeviation + 0.5)
         let floor = TrackFidelity(kept: passed, path: truth.map(\.point)).maxDeviation
         return Report(
-            kept: kept.count, optimum: FewestPoints.count(passed, tolerance: configuration.maxDeviation, isMoving: isMoving),
+            kept: kept.count, optimum: fewest.count,
             optimumWithHeartbeat: FewestPoints.count(passed, tolerance: configuration.maxDeviation, maxInterval: configuration.maxInterval, isMoving: isMoving),
             withinTheBound: FewestPoints.count(passed, tolerance: configuration.maxDeviation,
                                                admits: nearThePath(truth.map(\.point), within: truthBound(floor: floor)), isMoving: isMoving),
@@ -66,7 +70,8 @@ import TrackingCore
             floor: floor,
             noise: noise(moving, truth),
             parked: kept.filter { phaseByTime[$0.location.time] == "parked" }.count,
-            worstPhase: fidelity.worstTime.flatMap { phaseByTime[$0] } ?? "-", offPath: offPath(track, truth), summary: chain.counters.summary)
+            worstPhase: fidelity.worstTime.flatMap { phaseByTime[$0] } ?? "-", offPath: offPath(track, truth),
+            byPhase: PhaseCounts(kept: track, fewest: fewest, phaseByTime: phaseByTime), summary: chain.counters.summary)
     }
 
     /// Issue 16's distance bound: 12 m from the true path, or 1.2x the every-fix floor where the
