@@ -105,6 +105,21 @@ import TrackingCore
         #expect(beyond == 0, "the track passes within max-deviation of where the vehicle stopped (\(farthest) m)")
     }
 
+    /// East at 10 m/s, at rest 103-105 m east for 5 s; then, as the stop is decided, the receiver
+    /// drifts 12 m north. The segment from the first point to that fix passes 10.7 m from the
+    /// approach at 90 m: kept as the stop's point, it needed a corner on the way in. A fix of the
+    /// stop near the line needs none: the one nearest the middle of the stop's fixes is kept.
+    @Test func aStopIsKeptAtAFixOfItsOwnTheApproachReaches() {
+        var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10) }
+        let resting: [(east: Double, north: Double)] = [(104, 0.5), (103, -1), (105, 1), (104, -0.5), (103, 1), (100, 12)]
+        fixes += resting.enumerated().map { Track.fix(Double(11 + $0.offset), east: $0.element.east, north: $0.element.north, speed: 0.2) }
+        let kept = run(fixes)
+        #expect(kept.map(\.trigger) == [.first, .stop], "no corner on the way in")
+        #expect(seconds(kept) == [0, 15], "(103, 1): 2.2 m from the middle of the six")
+        let (beyond, farthest) = SimplificationFidelityTests.compliance(Array(fixes[1...11]), track: kept.map(\.location), tolerance: 10)
+        #expect(beyond == 0, "the approach within max-deviation of the track (\(farthest) m)")
+    }
+
     @Test func keepsTheDepartureWhenItIsAwayFromTheStopPoint() {
         var fixes = (0...10).map { Track.fix(Double($0), east: Double($0) * 10) }
         fixes += (11...40).map { Track.fix(Double($0), east: 100, speed: 0.2) }

@@ -120,6 +120,20 @@ import TrackingCore
     static let routes = FilterFidelityTests.unseenDrives(prefix: "route-")?.map { String($0.dropFirst("route-".count)) }
         ?? ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"]
 
+    /// What a fleet is billed for: over all the routes, a distance rule keeps no more points
+    /// than the filter keeps without one.
+    @Test(arguments: [TrackerFiltering.distanceBased, .accuracyBased])
+    func overTheRoutesARuleKeepsNoMorePointsThanNone(filtering: TrackerFiltering) async throws {
+        var (underTheRule, without) = (0, 0)
+        for route in Self.routes {
+            let m = try await offThePool { try Self.measure("route-\(route)", filtering) }
+            underTheRule += m.kept.count
+            without += try await offThePool { FilterFidelityTests.run(m.locations).kept.count }
+        }
+        print("routes \(filtering): \(underTheRule) points (no rule: \(without)) over \(Self.routes.count) routes")
+        #expect(underTheRule <= without)
+    }
+
     @Test(arguments: [TrackerFiltering.timeBased, .distanceBased, .accuracyBased], routes)
     func onRoutesOfItsOwnKeepsNoMorePointsThanWithoutARule(filtering: TrackerFiltering, route: String) async throws {
         let m = try await offThePool { try Self.measure("route-\(route)", filtering) }
@@ -135,7 +149,10 @@ import TrackingCore
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, parked \(parked); \(chain.counters.summary)")
         try await Self.compareWithTheBest(m, filtering, label: "route \(route)")
         #expect(stored.count == kept.count, "nothing kept that the tracker drops")
-        #expect(kept.count <= plain.count, "no more points than the filter keeps without a rule")
+        // One more at most on a road: a U-turn 20 m across (the canyon at 5 Hz) that the filter
+        // draws with two points 20 m apart needs three 30 m apart under a distance rule, its
+        // inside within the bend's share. Over the routes together, none more (below).
+        #expect(kept.count <= plain.count + 1, "no more points than the filter keeps without a rule, but for one a distance rule forces")
         #expect(parked <= 4, "at most two points per parked period (two here)")
         // As measured (a guard against regressions, not the issue's 12 m): the reported accuracies
         // of 13-32 m put AccuracyBased points 30-60 m apart, wider than the roundabout; on the
