@@ -318,8 +318,12 @@ public struct MotionTriggers: Sendable {
         guard resting.count > 1, let plane else { return last }
         let points = resting.map { plane.project($0) }
         guard !covers(points[points.count - 1]) else { return last }
-        let middle = (x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
-        func offset(_ k: Int) -> Double { ((points[k].x - middle.x) * (points[k].x - middle.x) + (points[k].y - middle.y) * (points[k].y - middle.y)).squareRoot() }
+        let n = Double(points.count)
+        let middle = (x: points.map(\.x).reduce(0, +) / n, y: points.map(\.y).reduce(0, +) / n)
+        func offset(_ k: Int) -> Double {
+            let (dx, dy) = (points[k].x - middle.x, points[k].y - middle.y)
+            return (dx * dx + dy * dy).squareRoot()
+        }
         return resting.indices.filter { covers(points[$0]) }.min { offset($0) < offset($1) }.map { resting[$0] } ?? last
     }
 

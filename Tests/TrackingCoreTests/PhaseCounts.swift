@@ -31,5 +31,4 @@ struct PhaseCounts {
         guard !differing.isEmpty else { return "kept as many as the fewest in every phase" }
         return "where the points differ from the fewest's: " + differing.map { "\($0.phase) \($0.kept) against \($0.fewest)" }.joined(separator: ", ")
     }
-
 }
