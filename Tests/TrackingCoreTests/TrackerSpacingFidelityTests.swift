@@ -120,6 +120,13 @@ import TrackingCore
     static let routes = FilterFidelityTests.unseenDrives(prefix: "route-")?.map { String($0.dropFirst("route-".count)) }
         ?? ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"]
 
+    /// Roads where a rule keeps a point more than the filter without one, as measured: recorded
+    /// as known, not hidden (the test says so when one is gone), each held to that one point. Over
+    /// the routes together a rule keeps none more (`overTheRoutesARuleKeepsNoMorePointsThanNone`).
+    static let knownExtraPoint: [String: String] = [
+        "canyon-5hz DistanceBased": "the canyon's U-turn at 5 Hz, 20 m across: drawn with two points 20 m apart without a rule, it needs three 30 m apart under the rule to keep its inside within the bend's share",
+    ]
+
     /// What a fleet is billed for: over all the routes, a distance rule keeps no more points
     /// than the filter keeps without one.
     @Test(arguments: [TrackerFiltering.distanceBased, .accuracyBased])
@@ -149,10 +156,14 @@ import TrackingCore
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, parked \(parked); \(chain.counters.summary)")
         try await Self.compareWithTheBest(m, filtering, label: "route \(route)")
         #expect(stored.count == kept.count, "nothing kept that the tracker drops")
-        // One more at most on a road: a U-turn 20 m across (the canyon at 5 Hz) that the filter
-        // draws with two points 20 m apart needs three 30 m apart under a distance rule, its
-        // inside within the bend's share. Over the routes together, none more (below).
-        #expect(kept.count <= plain.count + 1, "no more points than the filter keeps without a rule, but for one a distance rule forces")
+        if let why = Self.knownExtraPoint["\(route) \(filtering.rawValue)"] {
+            #expect(kept.count <= plain.count + 1, "no more than the one point more measured")
+            withKnownIssue(Comment(rawValue: why)) {
+                #expect(kept.count <= plain.count, "no more points than the filter keeps without a rule")
+            }
+        } else {
+            #expect(kept.count <= plain.count, "no more points than the filter keeps without a rule")
+        }
         #expect(parked <= 4, "at most two points per parked period (two here)")
         // As measured (a guard against regressions, not the issue's 12 m): the reported accuracies
         // of 13-32 m put AccuracyBased points 30-60 m apart, wider than the roundabout; on the
