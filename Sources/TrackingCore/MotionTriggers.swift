@@ -316,15 +316,11 @@ public struct MotionTriggers: Sendable {
     private func stopPoint(among resting: [Location]) -> Location {
         let last = resting[resting.count - 1]
         guard resting.count > 1, let plane else { return last }
-        let points = resting.map { plane.project($0) }
-        guard !covers(points[points.count - 1]) else { return last }
-        let n = Double(points.count)
-        let middle = (x: points.map(\.x).reduce(0, +) / n, y: points.map(\.y).reduce(0, +) / n)
-        func offset(_ k: Int) -> Double {
-            let (dx, dy) = (points[k].x - middle.x, points[k].y - middle.y)
-            return (dx * dx + dy * dy).squareRoot()
-        }
-        return resting.indices.filter { covers(points[$0]) }.min { offset($0) < offset($1) }.map { resting[$0] } ?? last
+        guard !covers(plane.project(last)) else { return last }
+        // Where the vehicle stands, as a stop's place is measured while it is parked.
+        var place = ParkedPlace(kept: resting[0])
+        for fix in resting.dropFirst() { place.add(fix) }
+        return resting.filter { covers(plane.project($0)) }.min { place.offset(of: $0) < place.offset(of: $1) } ?? last
     }
 
     /// Whether `fix`, just read by `turns`, gets `cornerShare` on its bend's inside: the course
