@@ -49,7 +49,10 @@ public struct MotionTriggers: Sendable {
 
     /// An accepted fix held since the last kept one: its position in a plane around that point,
     /// whether a segment from it reaches the fix, and what `hold` was told of it.
-    private typealias Held = (location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, corner: Bool, afterGap: Bool)
+    private typealias Held = (location: Location, x: Double, y: Double, reachable: Bool, turn: TurnWatch.Turn, corner: Bool, afterGap: Bool,
+                              offset: Offset?)
+    /// Where a fix stands off the road, metres east and north (`ReceiverOffset`).
+    private typealias Offset = (x: Double, y: Double)
     /// Accepted fixes since the last kept one.
     private var since: [Held] = []
     /// A corner chosen (`cornerCandidate`) whose fixes after it do not yet show whether the track
@@ -59,6 +62,8 @@ public struct MotionTriggers: Sendable {
     private var pendingCorner: Candidate?
     /// Which way the vehicle turns at each moving fix.
     private var turns = TurnWatch()
+    /// Where each fix stands off the road.
+    private var offsets = ReceiverOffset()
     /// The last fix given `cornerShare` (`isCorner`).
     private var lastCornerFix: FixTime?
     private var plane: LocalPlane?
@@ -76,7 +81,7 @@ public struct MotionTriggers: Sendable {
     /// Stopped: the fixes since the last one where the vehicle stood, oldest first (at most
     /// `maxWayOut`), and whether each ended a gap: when it moves off they are the first of the way
     /// out, already moving.
-    private var wayOut: [(location: Location, afterGap: Bool)] = []
+    private var wayOut: [(location: Location, afterGap: Bool, offset: Offset?)] = []
     static let maxWayOut = 100
 
     /// Longest run of fixes held for the deviation check before one is kept regardless.
@@ -114,6 +119,15 @@ public struct MotionTriggers: Sendable {
     /// the one place the vehicle was seen again. With the whole tolerance, a segment past a tunnel's
     /// end cut the road in it by 13 m (make_drive seed 61: the receiver 5 m off there besides).
     static let gapShare = 0.5
+    /// How far from the road, as a share of `max-deviation`, a segment may pass a fix that stands
+    /// off it (`ReceiverOffset`), on the fix's far side from the road: the segment passing the
+    /// fix there by all the room it would have otherwise, plus the fix's own offset, cut the road
+    /// by 12-16 m (make_drive seeds 970, 714, 1234, 1825; random road 505).
+    static let roadShare = 1.1
+    /// The least room a fix's offset leaves a segment, as a share of `max-deviation`: the
+    /// offset read is an estimate (1-2 m off), and a fix far off the road (a reflection the gate
+    /// let through) must not ask for the track to hug it.
+    static let leastShare = 0.3
     /// A stop's point drifted farther than this share of `max-deviation` from where the vehicle
     /// stood gets the departure's point at the place (see `processStopped`).
     static let driftShare = 0.8
@@ -155,6 +169,7 @@ public struct MotionTriggers: Sendable {
     /// Processes one fix that passed the gate; returns what to keep, in time order.
     public mutating func process(_ fix: Location) -> [KeptLocation] {
         defer { previous = fix }
+        let offset = offsets.read(fix, movingSpeed: configuration.movingSpeed)
         guard let last = lastKept else {
             motion = (fix.speed ?? 0) >= configuration.movingSpeed ? .moving : .stopped
             parked = motion == .stopped ? ParkedPlace(kept: fix) : nil
@@ -162,9 +177,9 @@ public struct MotionTriggers: Sendable {
         }
         switch motion {
         case .stopped:
-            return processStopped(fix, last: last)
+            return processStopped(fix, last: last, offset: offset)
         case .moving:
-            return processMoving(fix, last: last)
+            return processMoving(fix, last: last, offset: offset)
         }
     }
 
@@ -178,7 +193,7 @@ public struct MotionTriggers: Sendable {
 
     // MARK: - Stopped
 
-    private mutating func processStopped(_ fix: Location, last: Location) -> [KeptLocation] {
+    private mutating func processStopped(_ fix: Location, last: Location, offset: Offset?) -> [KeptLocation] {
         let anchor = parked?.stopPoint ?? last
         if (fix.speed ?? 0) >= configuration.movingSpeed {
             if fastRun == 0 { beforeFastRun = previous }
@@ -191,7 +206,7 @@ public struct MotionTriggers: Sendable {
             wayOut.removeAll(keepingCapacity: true)
         } else {
             if wayOut.count == Self.maxWayOut { wayOut.removeFirst() }
-            wayOut.append((fix, endsGap(fix)))
+            wayOut.append((fix, endsGap(fix), offset))
         }
         let distance = Geodesy.distance(anchor, fix)
         let far = distance > configuration.departureDistance
@@ -216,13 +231,13 @@ public struct MotionTriggers: Sendable {
         // One of them that ended a gap (the gate rejected the fixes as the vehicle pulled away)
         // gets the gap's share, like any first fix after one.
         for moving in wayOut.dropLast() where moving.location.time > (lastKept ?? last).time {
-            hold(moving.location, .straight, afterGap: moving.afterGap)
+            hold(moving.location, .straight, afterGap: moving.afterGap, offset: moving.offset)
         }
         wayOut.removeAll(keepingCapacity: true)
         fastRun = 0
         beforeFastRun = nil
         turns.reset()
-        hold(fix, .straight, afterGap: endsGap(fix))
+        hold(fix, .straight, afterGap: endsGap(fix), offset: offset)
         return out
     }
 
@@ -243,7 +258,7 @@ public struct MotionTriggers: Sendable {
 
     // MARK: - Moving
 
-    private mutating func processMoving(_ fix: Location, last: Location) -> [KeptLocation] {
+    private mutating func processMoving(_ fix: Location, last: Location, offset: Offset?) -> [KeptLocation] {
         var out: [KeptLocation] = []
         let turn = turns.turn(at: fix)
         let corner = isCorner(fix)
@@ -251,7 +266,7 @@ public struct MotionTriggers: Sendable {
         if let candidate = pendingCorner {
             let next = unheld(fix)
             if followability(from: candidate.index, then: next).isOpen, waits(for: fix, after: since[candidate.index].location) {
-                hold(fix, turn, corner: corner, afterGap: afterGap)
+                hold(fix, turn, corner: corner, afterGap: afterGap, offset: offset)
                 return []
             }
             out += keepPendingCorner(then: next)
@@ -294,7 +309,7 @@ public struct MotionTriggers: Sendable {
                 }
             }
         }
-        hold(fix, turn, corner: corner, afterGap: afterGap)
+        hold(fix, turn, corner: corner, afterGap: afterGap, offset: offset)
         // While slowing to a possible stop, receiver drift would look like corners: the fixes are
         // held and judged when the vehicle either stops or moves on.
         if slowSince == nil { out += keepCorners(mayWait: true) }
@@ -585,15 +600,23 @@ public struct MotionTriggers: Sendable {
     /// Holds a fix for the deviation check. In a bend, a segment passing on the bend's inside of
     /// the fix (with the fix on its left, in a right turn) gets `turnShare` of the room, in a
     /// `corner` `cornerShare`: the receiver's fixes cut a bend already, and the road is farther
-    /// out than they are. The first fix after a gap gets `gapShare` on both sides.
-    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, corner: Bool = false, afterGap: Bool = false) {
+    /// out than they are. Where the fix is known to stand off the road (`offset`, while moving),
+    /// a segment passing on its far side from the road gets no more than `roadShare` of
+    /// `max-deviation` less that offset. The first fix after a gap gets `gapShare` on both sides.
+    private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, corner: Bool = false, afterGap: Bool = false, offset: Offset?) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
         let tight = cone.tolerance * (corner ? Self.cornerShare : Self.turnShare)
-        let gap = afterGap ? cone.tolerance * Self.gapShare : nil
-        let reachable = cone.admitsThenAdds(p, left: gap ?? (turn == .right ? tight : nil), right: gap ?? (turn == .left ? tight : nil))
+        var rooms = (left: turn == .right ? tight : cone.tolerance, right: turn == .left ? tight : cone.tolerance)
+        if let offset, let course = fix.course, (fix.speed ?? 0) >= configuration.movingSpeed {
+            rooms = ReceiverOffset.rooms(left: rooms.left, right: rooms.right, offset: offset, course: course,
+                                         limit: configuration.maxDeviation * Self.roadShare,
+                                         least: configuration.maxDeviation * Self.leastShare)
+        }
+        if afterGap { rooms = (cone.tolerance * Self.gapShare, cone.tolerance * Self.gapShare) }
+        let reachable = cone.admitsThenAdds(p, left: rooms.left, right: rooms.right)
             && last.time.seconds(to: fix.time) >= configuration.minInterval
-        since.append((fix, p.x, p.y, reachable, turn, corner, afterGap))
+        since.append((fix, p.x, p.y, reachable, turn, corner, afterGap, offset))
     }
 
     /// Judges the held fixes again from the last kept fix (some were taken away).
@@ -607,7 +630,7 @@ public struct MotionTriggers: Sendable {
     /// Holds fixes held before again, judged from the last kept fix: their place on its plane and
     /// whether a segment from it reaches them are worked out anew.
     private mutating func holdAgain(_ held: [Held]) {
-        for fix in held { hold(fix.location, fix.turn, corner: fix.corner, afterGap: fix.afterGap) }
+        for fix in held { hold(fix.location, fix.turn, corner: fix.corner, afterGap: fix.afterGap, offset: fix.offset) }
     }
 
     private mutating func keep(_ fix: Location, _ trigger: KeepTrigger) -> KeptLocation {

@@ -180,17 +180,10 @@ import TrackingCore
         #expect(run.stored.count == run.kept, "every kept position reaches the history")
         // The issue's 12 m, without the every-fix floor: the track through every recorded fix
         // includes those the gate rejects (the unit suites' floor leaves them out), and 12 m is
-        // the stricter bound here.
-        if road == "505" {
-            // A 560 m curve at 28 m/s: chords 8 m off fixes that stand ~6 m off the road; what the
-            // filter keeps (both modes alike) is 14.0 m from it. Recorded as known, held at 14.5 m.
-            #expect(fidelity.maxDeviation <= 14.5, "no farther than the known miss")
-            withKnownIssue("random road 505's long curve at 28 m/s, 14.0 m from the true path") {
-                #expect(fidelity.maxDeviation <= 12, "the issue's 12 m")
-            }
-        } else {
-            #expect(fidelity.maxDeviation <= 12, "the issue's 12 m")
-        }
+        // the stricter bound here. Road 505's 560 m curve at 28 m/s, whose fixes stand 6-9 m
+        // inside the road for half a minute, was 14.0 m off until the trigger read where the
+        // fixes stand (`ReceiverOffset`); 10.6 m since.
+        #expect(fidelity.maxDeviation <= 12, "the issue's 12 m")
     }
 
     @Test func aDeniedDescribeAssumesTimeBasedAndSaysWhichPermissionToAdd() async throws {

@@ -145,9 +145,10 @@ import TrackingCore
 
     /// Drives whose track misses the distance bound, as measured: recorded as known, not hidden
     /// (the test says so when one is gone), each held against getting worse.
-    static let knownMisses: [String: (atMost: Double, why: String)] = [
-        "route-random101-10hz": (12.2, "random road 101 at 10 Hz, 12.1 m on a highway's curve at 28 m/s, its fixes 6-7 m inside the road, against 12 m (its every-fix floor 9.1 m)"),
-    ]
+    /// None now: random road 101 at 10 Hz, 12.1 m on a highway's curve whose fixes stand 6-7 m
+    /// inside the road, is 10.9 m off since the trigger reads where the fixes stand
+    /// (`ReceiverOffset`).
+    static let knownMisses: [String: (atMost: Double, why: String)] = [:]
 
     @Test(arguments: drives)
     func keepsCloseToTheFewestPointsAndEveryMovingFixWithinTheTolerance(drive: String) async throws {
