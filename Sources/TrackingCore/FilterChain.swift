@@ -92,7 +92,8 @@ public struct FilterChain: Sendable {
 
     /// Runs a fix the gate passed through the triggers and the tracker's spacing.
     private mutating func keep(_ location: Location) -> [KeptLocation] {
-        let kept = spacing.process(location, kept: triggers.process(location))
+        let wished = triggers.process(location)
+        let kept = spacing.process(location, kept: wished, offset: triggers.lastOffset)
         count(kept)
         return kept
     }

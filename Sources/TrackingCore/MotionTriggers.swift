@@ -64,6 +64,9 @@ public struct MotionTriggers: Sendable {
     private var turns = TurnWatch()
     /// Where each fix stands off the road.
     private var offsets = ReceiverOffset()
+    /// Where the last fix processed stands off the road, metres east and north, when read
+    /// (`ReceiverOffset`): the tracker's spacing gives a segment the same room by it.
+    public private(set) var lastOffset: (x: Double, y: Double)?
     /// The last fix given `cornerShare` (`isCorner`).
     private var lastCornerFix: FixTime?
     private var plane: LocalPlane?
@@ -170,6 +173,7 @@ public struct MotionTriggers: Sendable {
     public mutating func process(_ fix: Location) -> [KeptLocation] {
         defer { previous = fix }
         let offset = offsets.read(fix, movingSpeed: configuration.movingSpeed)
+        lastOffset = fix.course != nil && (fix.speed ?? 0) >= configuration.movingSpeed ? offset : nil
         guard let last = lastKept else {
             motion = (fix.speed ?? 0) >= configuration.movingSpeed ? .moving : .stopped
             parked = motion == .stopped ? ParkedPlace(kept: fix) : nil

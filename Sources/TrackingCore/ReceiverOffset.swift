@@ -183,11 +183,21 @@ public struct ReceiverOffset: Sendable {
     /// about `limit` of the road there.
     public static func rooms(left: Double, right: Double, offset: (x: Double, y: Double), course: Double,
                              limit: Double, least: Double) -> (left: Double, right: Double) {
-        let radians = course * .pi / 180
-        // How far the fix stands to the left of the road (the normal to the left of the course).
-        let leftward = -offset.x * cos(radians) + offset.y * sin(radians)
-        let room = max(least, limit - abs(leftward))
+        let leftward = leftward(offset, course: course)
+        let room = farRoom(offset: offset, course: course, limit: limit, least: least)
         // A fix left of the road: a segment passing with the fix on its right runs farther left.
         return leftward > 0 ? (left, min(right, room)) : (min(left, room), right)
+    }
+
+    /// The room on a fix's far side from the road (`rooms`), however the segment runs.
+    public static func farRoom(offset: (x: Double, y: Double), course: Double, limit: Double, least: Double) -> Double {
+        max(least, limit - abs(leftward(offset, course: course)))
+    }
+
+    /// How far a fix stands to the left of the road: its offset along the normal to the left of
+    /// `course`.
+    static func leftward(_ offset: (x: Double, y: Double), course: Double) -> Double {
+        let radians = course * .pi / 180
+        return -offset.x * cos(radians) + offset.y * sin(radians)
     }
 }

@@ -25,10 +25,12 @@ extension SpacedPath {
             case afterGap
         }
 
-        /// A fix on the plane, with its room.
+        /// A fix on the plane, with its room; where it is known to stand off the road, that offset
+        /// and the room on its far side from the road (`ReceiverOffset`).
         private struct Fix {
             var point: (x: Double, y: Double)
             var room: Room
+            var far: FarSide?
         }
 
         /// A block's chord, from its first fix to its last, and how far its farthest fix is from
@@ -55,10 +57,12 @@ extension SpacedPath {
 
         /// `points` on the plane, with the turn at each (`TurnWatch`) and whether each is the
         /// first after a gap (`MotionTriggers.gapSeconds`).
-        init(points: [(x: Double, y: Double)], turns: [TurnWatch.Turn], afterGap: [Bool], tolerance: Double) {
+        /// With `farSides` (one for each point, or none), where fixes stand off the road.
+        init(points: [(x: Double, y: Double)], turns: [TurnWatch.Turn], afterGap: [Bool], tolerance: Double, farSides: [FarSide?] = []) {
             self.tolerance = tolerance
             fixes = points.indices.map { k in
-                Fix(point: points[k], room: afterGap[k] ? .afterGap : turns[k] == .right ? .rightBend : turns[k] == .left ? .leftBend : .whole)
+                Fix(point: points[k], room: afterGap[k] ? .afterGap : turns[k] == .right ? .rightBend : turns[k] == .left ? .leftBend : .whole,
+                    far: afterGap[k] || farSides.isEmpty ? nil : farSides[k])
             }
             var blocks: [Block] = []
             blocks.reserveCapacity((points.count + Self.size - 1) / Self.size)
@@ -70,8 +74,9 @@ extension SpacedPath {
                 blocks.append(Block(from: chord.from, to: chord.to,
                                     // A hair more than the farthest fix, so that rounding never leaves one outside.
                                     radius: squared.squareRoot() * (1 + 1e-9) + 1e-9,
-                                    room: tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
-                                        : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1)))
+                                    room: min(tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
+                                        : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1),
+                                              fixes[block].compactMap { $0.far?.room }.min() ?? .infinity)))
             }
             self.blocks = blocks
         }
@@ -127,6 +132,8 @@ extension SpacedPath {
         /// inside, after a gap (-1: none).
         private struct Largest {
             var roomy = -1.0, bend = -1.0, gap = -1.0
+            /// The most a fix passed on its far side from the road is beyond that side's room.
+            var far = -Double.infinity
         }
 
         /// Measures the fixes in `range` against the segment from `a` to `b`, each by its room.
@@ -146,6 +153,11 @@ extension SpacedPath {
                     largest.bend = max(largest.bend, squared)
                 case .rightBend, .leftBend: largest.roomy = max(largest.roomy, squared)
                 }
+                // The segment on the side the fix's offset points to: away from the road.
+                if let far = fix.far,
+                   SpacedPath.side(of: fix.point, from: a, to: b) * (far.offset.x * (b.y - a.y) - far.offset.y * (b.x - a.x)) > 0 {
+                    largest.far = max(largest.far, squared.squareRoot() - far.room)
+                }
             }
         }
 
@@ -157,7 +169,7 @@ extension SpacedPath {
                 squared < 0 ? -.infinity : squared.squareRoot() - tolerance * share
             }
             return (max(0, largest.roomy, largest.bend, largest.gap).squareRoot(),
-                    max(over(largest.roomy, 1), over(largest.bend, MotionTriggers.turnShare), over(largest.gap, MotionTriggers.gapShare)))
+                    max(over(largest.roomy, 1), over(largest.bend, MotionTriggers.turnShare), over(largest.gap, MotionTriggers.gapShare), largest.far))
         }
     }
 }

@@ -39,6 +39,11 @@ struct SpacedPath {
     var corners: Set<FixTime> = []
     /// The most points a choice may keep, when the triggers' wishes it meets set one.
     var mostPoints: Int?
+    /// Where fixes stand off the road, by fix time, where the triggers read it
+    /// (`ReceiverOffset`): on a moving fix's far side from the road a segment gets the room the
+    /// deviation trigger gives it there. Not under TimeBased, where points 30 s apart stand tens
+    /// of metres off the road whatever the fixes do, and the measuring cost 10-20 % more CPU.
+    var offsets: [FixTime: (x: Double, y: Double)] = [:]
     /// Candidates considered; more fixes are thinned evenly (the last and `corners` always stay).
     static let maxNodes = 60
     /// Under TimeBased, summed excesses this near weigh the same, and the count decides: points
@@ -68,7 +73,8 @@ struct SpacedPath {
         let end = nodes.count - 1
         func location(_ node: Int) -> Location { nodes[node] == 0 ? origin : fixes[nodes[node] - 1] }
         let marks = nodes.indices.map { TrackerFiltering.Mark(location($0)) }
-        let blocks = FixBlocks(points: projected, turns: turns, afterGap: [false] + gaps(standing: standing), tolerance: tolerance)
+        let blocks = FixBlocks(points: projected, turns: turns, afterGap: [false] + gaps(standing: standing), tolerance: tolerance,
+                               farSides: filtering == .timeBased || offsets.isEmpty ? [] : [nil] + farSides(standing: standing))
         // Edges: the rule between kept points. Into the end, either the end is kept (the rule
         // applies) or the stretch after `a` stays open (no rule; `a` must be one `meeting` takes).
         func keepsEnd(_ a: Int) -> Bool { meeting != nil && endMeets && filtering.stores(marks[end], after: marks[a]) }
@@ -215,6 +221,23 @@ struct SpacedPath {
             }
             return watch.turn(course: fixes[index].course, at: fixes[index].time)
         }
+    }
+
+    /// For each fix, where it stands off the road and the room a segment has on its far side
+    /// from it (`ReceiverOffset.farRoom`), where the triggers read it and the fix moves.
+    func farSides(standing: [Bool]) -> [FarSide?] {
+        fixes.indices.map { index in
+            let fix = fixes[index]
+            guard !standing[index], let offset = offsets[fix.time], let course = fix.course else { return nil }
+            return FarSide(offset: offset, room: ReceiverOffset.farRoom(offset: offset, course: course, limit: tolerance * MotionTriggers.roadShare,
+                                                                         least: tolerance * MotionTriggers.leastShare))
+        }
+    }
+
+    /// Where a fix stands off the road, and the room a segment has passing it on the far side.
+    struct FarSide {
+        var offset: (x: Double, y: Double)
+        var room: Double
     }
 
     /// Whether each fix is the first after a gap, moving (`MotionTriggers.gapSeconds`): the

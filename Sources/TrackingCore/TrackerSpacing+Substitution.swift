@@ -86,7 +86,7 @@ extension TrackerSpacing {
         // down itself.
         let path = SpacedPath(origin: origin, fixes: since, filtering: filtering, tolerance: tolerance, stoppedSpeed: stoppedSpeed,
                               corners: Set(owed.filter { $0.trigger.isCorner }.map(\.location.time)),
-                              mostPoints: filtering == .timeBased ? nil : owed.count + (heartbeatWeighed ? 0 : 1))
+                              mostPoints: filtering == .timeBased ? nil : owed.count + (heartbeatWeighed ? 0 : 1), offsets: offsets)
         let placed = path.points(meeting: meeting, endMeets: atOnce || (since.last.map { $0.time <= window } ?? true))
         let corners = atOnce && !now ? cornersBeforeAStop(path, instead: placed, at: fix, due: due) : []
         return Choice(points: corners.isEmpty ? placed : corners, mustReachEnd: meeting != nil, cornersAlone: !corners.isEmpty)

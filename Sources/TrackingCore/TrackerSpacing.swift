@@ -77,6 +77,8 @@ public struct TrackerSpacing: Sendable {
     var meetBy: FixTime?
     /// Fixes since `lastKept`, oldest first.
     private(set) var since: [Location] = []
+    /// Where fixes in `since` stand off the road, by fix time, where the triggers read it.
+    private(set) var offsets: [FixTime: (x: Double, y: Double)] = [:]
     /// The index in `since` of the first fix the tracker would store after `lastKept` (none yet:
     /// nil), and how many of `since` were asked. Asked again at every fix, the fixes of the 30 s
     /// before it (300 at 10 Hz, each copied to be asked) were a third of the filter's CPU under
@@ -109,19 +111,23 @@ public struct TrackerSpacing: Sendable {
         guard lastKept.map({ $0.time < location.time }) ?? true else { return }
         lastKept = location
         since.removeAll { $0.time <= location.time }
+        offsets = offsets.filter { $0.key > location.time }
     }
 
     /// One fix that passed the gate and what the triggers kept for it; returns what to keep.
-    public mutating func process(_ fix: Location, kept: [KeptLocation]) -> [KeptLocation] {
+    public mutating func process(_ fix: Location, kept: [KeptLocation], offset: (x: Double, y: Double)? = nil) -> [KeptLocation] {
         guard filtering != .none else {
             if let last = kept.last { keep(last.location) }
             return kept
         }
         since.append(fix)
+        if let offset, filtering != .timeBased { offsets[fix.time] = offset }
         if since.count > maxHeld {
             // Thin the oldest half: they matter least for the choice still to come.
             let half = since.count / 2
             since = since[..<half].enumerated().filter { $0.offset % 2 == 0 }.map(\.element) + since[half...]
+            let held = Set(since.map(\.time))
+            offsets = offsets.filter { held.contains($0.key) }
             firstAllowedSearch = (nil, 0)
         }
         var out: [KeptLocation] = []
@@ -286,6 +292,7 @@ public struct TrackerSpacing: Sendable {
         lastKept = location
         meetBy = nil
         since.removeAll { $0.time <= location.time }
+        offsets = offsets.filter { $0.key > location.time }
     }
 
     /// The index in `since` of the first fix the tracker would store after `lastKept`.

@@ -7,13 +7,23 @@ import Testing
 /// what measuring every fix finds, exactly, or the choice would keep other points.
 @Suite struct SpacedPathFixBlocksTests {
     /// Measuring every fix of `range`, as the choice did before it had blocks.
+    /// With `far`, where fixes stand off the road: a segment on a fix's far side from the road
+    /// (the way its offset points) has no more than that side's room.
     static func everyFix(_ points: [(x: Double, y: Double)], _ turns: [TurnWatch.Turn], _ afterGap: [Bool], _ range: Range<Int>,
-                         _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), tolerance: Double) -> (worst: Double, over: Double) {
+                         _ a: (x: Double, y: Double), _ b: (x: Double, y: Double), tolerance: Double,
+                         far: [SpacedPath.FarSide?] = []) -> (worst: Double, over: Double) {
         var worst = 0.0, over = -Double.infinity
         for k in range {
             let distance = LocalPlane.squaredDistance(from: points[k], toSegment: a, b).squareRoot()
-            let room = afterGap[k] ? tolerance * MotionTriggers.gapShare
+            var room = afterGap[k] ? tolerance * MotionTriggers.gapShare
                 : SpacedPath.insideOfABend(points[k], turns[k], a, b) ? tolerance * MotionTriggers.turnShare : tolerance
+            if !afterGap[k], !far.isEmpty, let side = far[k] {
+                // The segment's line on the side the offset points to: the normal from the fix
+                // towards the line, against the offset (a line through the fix is on neither).
+                let d = (x: b.x - a.x, y: b.y - a.y), s = SpacedPath.side(of: points[k], from: a, to: b)
+                let towards = s > 0 ? (x: d.y, y: -d.x) : (x: -d.y, y: d.x)
+                if s != 0, towards.x * side.offset.x + towards.y * side.offset.y > 0 { room = min(room, side.room) }
+            }
             worst = max(worst, distance)
             over = max(over, distance - room)
         }
@@ -52,7 +62,13 @@ import Testing
             let tolerance = 5 + random.uniform() * 15
             // Now and then the first fix after a gap, with the least room of all.
             let gaps = points.map { _ in random.uniform() < 0.03 }
-            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, afterGap: gaps, tolerance: tolerance)
+            // Half the roads with fixes known to stand off the road, each with its far side's room.
+            let offsets = random.uniform() < 0.5
+            let far: [SpacedPath.FarSide?] = points.map { _ in
+                offsets && random.uniform() < 0.6
+                    ? SpacedPath.FarSide(offset: (random.gaussian() * 4, random.gaussian() * 4), room: tolerance * (0.3 + 0.8 * random.uniform())) : nil
+            }
+            let blocks = SpacedPath.FixBlocks(points: points, turns: turns, afterGap: gaps, tolerance: tolerance, farSides: offsets ? far : [])
             let lower = Int(random.uniform() * Double(count - 1))
             let upper = lower + 1 + Int(random.uniform() * Double(count - lower - 1))
             // A segment between two of the fixes, as the choice's are, or across the road.
@@ -61,7 +77,7 @@ import Testing
                 : ((x: random.gaussian() * 200, y: random.gaussian() * 200), (x: random.gaussian() * 200, y: random.gaussian() * 200))
             let range = lower..<upper
             let found = blocks.reach(range, from: ends.0, to: ends.1)
-            let expected = Self.everyFix(points, turns, gaps, range, ends.0, ends.1, tolerance: tolerance)
+            let expected = Self.everyFix(points, turns, gaps, range, ends.0, ends.1, tolerance: tolerance, far: offsets ? far : [])
             #expect(found?.worst == expected.worst, "\(count) fixes, \(range)")
             #expect(found?.over == expected.over, "\(count) fixes, \(range)")
             // Asked to give up beyond a distance: nil exactly when a fix lies beyond it, else the same.
