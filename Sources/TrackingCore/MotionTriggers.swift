@@ -65,7 +65,8 @@ public struct MotionTriggers: Sendable {
     /// Where each fix stands off the road.
     private var offsets = ReceiverOffset()
     /// Where the last fix processed stands off the road, metres east and north, when read
-    /// (`ReceiverOffset`): the tracker's spacing gives a segment the same room by it.
+    /// (`ReceiverOffset`) and the fix moves with a course: the tracker's spacing gives a segment
+    /// the same room by it.
     public private(set) var lastOffset: (x: Double, y: Double)?
     /// The last fix given `cornerShare` (`isCorner`).
     private var lastCornerFix: FixTime?
@@ -172,8 +173,10 @@ public struct MotionTriggers: Sendable {
     /// Processes one fix that passed the gate; returns what to keep, in time order.
     public mutating func process(_ fix: Location) -> [KeptLocation] {
         defer { previous = fix }
-        let offset = offsets.read(fix, movingSpeed: configuration.movingSpeed)
-        lastOffset = fix.course != nil && (fix.speed ?? 0) >= configuration.movingSpeed ? offset : nil
+        // Only a moving fix's offset says which side of it the road lies: across its course.
+        let read = offsets.read(fix, movingSpeed: configuration.movingSpeed)
+        let offset = fix.course != nil && (fix.speed ?? 0) >= configuration.movingSpeed ? read : nil
+        lastOffset = offset
         guard let last = lastKept else {
             motion = (fix.speed ?? 0) >= configuration.movingSpeed ? .moving : .stopped
             parked = motion == .stopped ? ParkedPlace(kept: fix) : nil
@@ -604,15 +607,15 @@ public struct MotionTriggers: Sendable {
     /// Holds a fix for the deviation check. In a bend, a segment passing on the bend's inside of
     /// the fix (with the fix on its left, in a right turn) gets `turnShare` of the room, in a
     /// `corner` `cornerShare`: the receiver's fixes cut a bend already, and the road is farther
-    /// out than they are. Where the fix is known to stand off the road (`offset`, while moving),
-    /// a segment passing on its far side from the road gets no more than `roadShare` of
-    /// `max-deviation` less that offset. The first fix after a gap gets `gapShare` on both sides.
+    /// out than they are. Where the fix is known to stand off the road (`offset`, read for a
+    /// moving fix with a course), a segment passing on its far side from the road gets no more
+    /// than `roadShare` of `max-deviation` less that offset. The first fix after a gap gets `gapShare` on both sides.
     private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, corner: Bool = false, afterGap: Bool = false, offset: Offset?) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
         let tight = cone.tolerance * (corner ? Self.cornerShare : Self.turnShare)
         var rooms = (left: turn == .right ? tight : cone.tolerance, right: turn == .left ? tight : cone.tolerance)
-        if let offset, let course = fix.course, (fix.speed ?? 0) >= configuration.movingSpeed {
+        if let offset, let course = fix.course {
             rooms = ReceiverOffset.rooms(left: rooms.left, right: rooms.right, offset: offset, course: course,
                                          limit: configuration.maxDeviation * Self.roadShare,
                                          least: configuration.maxDeviation * Self.leastShare)

@@ -35,8 +35,8 @@ public struct ReceiverOffset: Sendable {
     /// Seconds of reckoning before an offset is told: the average needs a few of the wander's
     /// time constants.
     static let warmUp = 20.0
-    /// The longest wait between fixes the reckoning bridges (with the mean of the velocities at
-    /// both ends); after a longer one (a tunnel, a garage) it starts again. A gap of 5.7 s (fixes
+    /// The longest wait between fixes the reckoning bridges (along the arc the velocities at both
+    /// ends span, `arc`); after a longer one (a tunnel, a garage) it starts again. A gap of 5.7 s (fixes
     /// the gate rejected) on random road 101 at 10 Hz otherwise left the next curve unread.
     static let longestGap = 15.0
     /// Readings waiting to join the average, at most: at any rate, `delay` seconds' worth or this.
@@ -53,7 +53,7 @@ public struct ReceiverOffset: Sendable {
     /// bursts of reflections); fixes whose reported course never follows the road, hundreds.
     static let believableSpread = 20.0
 
-    /// One reading of the receiver's velocity as the vehicle's over the time before its fix.
+    /// The path one reading of the receiver's velocity reckons, against the fixes.
     private struct Reckoning: Sendable {
         /// The fix minus the reckoned path, carried from fix to fix (east, north metres).
         var drift = (x: 0.0, y: 0.0)

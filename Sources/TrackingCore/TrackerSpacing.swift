@@ -110,8 +110,7 @@ public struct TrackerSpacing: Sendable {
     public mutating func resume(after location: Location) {
         guard lastKept.map({ $0.time < location.time }) ?? true else { return }
         lastKept = location
-        since.removeAll { $0.time <= location.time }
-        offsets = offsets.filter { $0.key > location.time }
+        forget(through: location.time)
     }
 
     /// One fix that passed the gate and what the triggers kept for it; returns what to keep.
@@ -291,8 +290,13 @@ public struct TrackerSpacing: Sendable {
     mutating func keep(_ location: Location) {
         lastKept = location
         meetBy = nil
-        since.removeAll { $0.time <= location.time }
-        offsets = offsets.filter { $0.key > location.time }
+        forget(through: location.time)
+    }
+
+    /// Forgets the fixes up to `time` (kept, or with the tracker already), and where they stood.
+    private mutating func forget(through time: FixTime) {
+        since.removeAll { $0.time <= time }
+        offsets = offsets.filter { $0.key > time }
     }
 
     /// The index in `since` of the first fix the tracker would store after `lastKept`.
