@@ -129,7 +129,7 @@ public struct MotionTriggers: Sendable {
     /// by 12-16 m (make_drive seeds 970, 714, 1234, 1825; random road 505).
     static let roadShare = 1.1
     /// The least room a fix's offset leaves a segment, as a share of `max-deviation`: the
-    /// offset read is an estimate (1-2 m off), and a fix far off the road (a reflection the gate
+    /// offset read is an estimate (1.4-2.9 m off, root mean square), and a fix far off the road (a reflection the gate
     /// let through) must not ask for the track to hug it.
     static let leastShare = 0.3
     /// A stop's point drifted farther than this share of `max-deviation` from where the vehicle
