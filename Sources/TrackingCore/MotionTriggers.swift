@@ -129,8 +129,8 @@ public struct MotionTriggers: Sendable {
     /// by 12-16 m (make_drive seeds 970, 714, 1234, 1825; random road 505).
     static let roadShare = 1.1
     /// The least room a fix's offset leaves a segment, as a share of `max-deviation`: the
-    /// offset read is an estimate (1.4-2.9 m off, root mean square), and a fix far off the road (a reflection the gate
-    /// let through) must not ask for the track to hug it.
+    /// offset read is an estimate (1.4-2.9 m off, root mean square), and a fix far off the road
+    /// (a reflection the gate let through) must not ask for the track to hug it.
     static let leastShare = 0.3
     /// A stop's point drifted farther than this share of `max-deviation` from where the vehicle
     /// stood gets the departure's point at the place (see `processStopped`).
@@ -609,18 +609,20 @@ public struct MotionTriggers: Sendable {
     /// `corner` `cornerShare`: the receiver's fixes cut a bend already, and the road is farther
     /// out than they are. Where the fix is known to stand off the road (`offset`, read for a
     /// moving fix with a course), a segment passing on its far side from the road gets no more
-    /// than `roadShare` of `max-deviation` less that offset. The first fix after a gap gets `gapShare` on both sides.
+    /// than `roadShare` of `max-deviation` less that offset. The first fix after a gap gets
+    /// `gapShare` on both sides.
     private mutating func hold(_ fix: Location, _ turn: TurnWatch.Turn, corner: Bool = false, afterGap: Bool = false, offset: Offset?) {
         guard let plane, let last = lastKept else { return }
         let p = plane.project(fix)
         let tight = cone.tolerance * (corner ? Self.cornerShare : Self.turnShare)
         var rooms = (left: turn == .right ? tight : cone.tolerance, right: turn == .left ? tight : cone.tolerance)
-        if let offset, let course = fix.course {
+        if afterGap {
+            rooms = (cone.tolerance * Self.gapShare, cone.tolerance * Self.gapShare)
+        } else if let offset, let course = fix.course {
             rooms = ReceiverOffset.rooms(left: rooms.left, right: rooms.right, offset: offset, course: course,
                                          limit: configuration.maxDeviation * Self.roadShare,
                                          least: configuration.maxDeviation * Self.leastShare)
         }
-        if afterGap { rooms = (cone.tolerance * Self.gapShare, cone.tolerance * Self.gapShare) }
         let reachable = cone.admitsThenAdds(p, left: rooms.left, right: rooms.right)
             && last.time.seconds(to: fix.time) >= configuration.minInterval
         since.append((fix, p.x, p.y, reachable, turn, corner, afterGap, offset))

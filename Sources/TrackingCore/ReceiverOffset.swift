@@ -36,8 +36,8 @@ public struct ReceiverOffset: Sendable {
     /// time constants.
     static let warmUp = 20.0
     /// The longest wait between fixes the reckoning bridges (along the arc the velocities at both
-    /// ends span, `arc`); after a longer one (a tunnel, a garage) it starts again. A gap of 5.7 s (fixes
-    /// the gate rejected) on random road 101 at 10 Hz otherwise left the next curve unread.
+    /// ends span, `arc`); after a longer one (a tunnel, a garage) it starts again. A gap of 5.7 s
+    /// (fixes the gate rejected) on random road 101 at 10 Hz otherwise left the next curve unread.
     static let longestGap = 15.0
     /// Readings waiting to join the average, at most: at any rate, `delay` seconds' worth or this.
     static let maxQueued = 1024
@@ -184,7 +184,7 @@ public struct ReceiverOffset: Sendable {
     public static func rooms(left: Double, right: Double, offset: (x: Double, y: Double), course: Double,
                              limit: Double, least: Double) -> (left: Double, right: Double) {
         let leftward = leftward(offset, course: course)
-        let room = farRoom(offset: offset, course: course, limit: limit, least: least)
+        let room = max(least, limit - abs(leftward))
         // A fix left of the road: a segment passing with the fix on its right runs farther left.
         return leftward > 0 ? (left, min(right, room)) : (min(left, room), right)
     }
