@@ -118,6 +118,25 @@ import TrackingCore
         #expect(told.first == 20 && !told.contains { $0 >= 70 && $0 < 110 } && told.contains(110), "\(told)")
     }
 
+    @Test func aGapACornerWasTurnedInStartsAgain() {
+        // At 10 m/s: north-east, a right-hand corner of 90° from second 60 to 63, then east. The
+        // fixes stand on the road; the gate rejected those from 59 to 62.
+        func course(_ t: Double) -> Double { 20 + 90 * min(1, max(0, (t - 60) / 3)) }
+        var (east, north) = (0.0, 0.0)
+        var drive: [Location] = []
+        for second in 0...100 {
+            let t = Double(second), c = course(t) * .pi / 180
+            east += t > 0 ? 10 * sin(c) : 0
+            north += t > 0 ? 10 * cos(c) : 0
+            if !(59...62).contains(second) { drive.append(Track.fix(t, east: east, north: north, speed: 10, course: course(t))) }
+        }
+        var reader = ReceiverOffset()
+        let told = drive.filter { reader.read($0, movingSpeed: 2) != nil }.map { Track.start.seconds(to: $0.time) }
+        // 5 s in which the course turned 90°: not one steady turn, so where the corner was is not
+        // known, and the reckoning starts again at second 63 (20 s of it before a word).
+        #expect(told.first == 20 && told.contains(58) && !told.contains { $0 > 58 && $0 < 83 } && told.contains(83), "\(told)")
+    }
+
     @Test func aVelocityThatDoesNotDescribeTheFixesTellsNothing() {
         // The fixes go north at 10 m/s while the receiver says east: within a minute the fixes
         // stray hundreds of metres from the path it reckons, and nothing is told.
