@@ -23,6 +23,20 @@ extension SpacedPath {
             case leftBend
             /// The first fix after a gap: `gapShare` on both sides.
             case afterGap
+            /// As `rightBend` and `leftBend`, where the fix's offset from the road is read:
+            /// `readTurnShare` (its far side from the road has its own room, `FarSide`).
+            case rightBendRead
+            case leftBendRead
+
+            /// The share of the tolerance on the fix's tighter side.
+            var least: Double {
+                switch self {
+                case .whole: 1
+                case .rightBend, .leftBend: MotionTriggers.turnShare
+                case .rightBendRead, .leftBendRead: MotionTriggers.readTurnShare
+                case .afterGap: MotionTriggers.gapShare
+                }
+            }
         }
 
         /// A fix on the plane, with its room; where it is known to stand off the road, that offset
@@ -51,8 +65,9 @@ extension SpacedPath {
         /// of the blocks, each read checked, they cost more than the measuring itself.
         private let fixes: [Fix]
         private let blocks: [Block]
-        /// The room a fix has: `tolerance`, on a bend's inside `tolerance * turnShare`, and on both
-        /// sides of the first fix after a gap `tolerance * gapShare`, as the deviation trigger has.
+        /// The room a fix has: `tolerance`, on a bend's inside `tolerance * turnShare` (where its
+        /// offset is read, `readTurnShare`), and on both sides of the first fix after a gap
+        /// `tolerance * gapShare`, as the deviation trigger has.
         let tolerance: Double
 
         /// `points` on the plane, with the turn at each (`TurnWatch`) and whether each is the
@@ -60,10 +75,14 @@ extension SpacedPath {
         /// With `farSides` (one for each point, or none), where fixes stand off the road.
         init(points: [(x: Double, y: Double)], turns: [TurnWatch.Turn], afterGap: [Bool], tolerance: Double, farSides: [FarSide?] = []) {
             self.tolerance = tolerance
-            fixes = points.indices.map { k in
-                Fix(point: points[k], room: afterGap[k] ? .afterGap : turns[k] == .right ? .rightBend : turns[k] == .left ? .leftBend : .whole,
-                    far: afterGap[k] || farSides.isEmpty ? nil : farSides[k])
+            let fixes = points.indices.map { k in
+                let far = afterGap[k] || farSides.isEmpty ? nil : farSides[k]
+                return Fix(point: points[k], room: afterGap[k] ? .afterGap
+                            : turns[k] == .right ? (far == nil ? .rightBend : .rightBendRead)
+                            : turns[k] == .left ? (far == nil ? .leftBend : .leftBendRead) : .whole,
+                           far: far)
             }
+            self.fixes = fixes
             var blocks: [Block] = []
             blocks.reserveCapacity((points.count + Self.size - 1) / Self.size)
             for start in stride(from: 0, to: points.count, by: Self.size) {
@@ -74,8 +93,7 @@ extension SpacedPath {
                 blocks.append(Block(from: chord.from, to: chord.to,
                                     // A hair more than the farthest fix, so that rounding never leaves one outside.
                                     radius: squared.squareRoot() * (1 + 1e-9) + 1e-9,
-                                    room: min(tolerance * (afterGap[block].contains(true) ? MotionTriggers.gapShare
-                                        : turns[block].contains { $0 != .straight } ? MotionTriggers.turnShare : 1),
+                                    room: min(tolerance * (fixes[block].map(\.room.least).min() ?? 1),
                                               fixes[block].compactMap { $0.far?.room }.min() ?? .infinity)))
             }
             self.blocks = blocks
@@ -129,9 +147,9 @@ extension SpacedPath {
         }
 
         /// The largest squared distances measured, by the room of the fix: the whole, a bend's
-        /// inside, after a gap (-1: none).
+        /// inside, after a gap, a bend's inside where the offset is read (-1: none).
         private struct Largest {
-            var roomy = -1.0, bend = -1.0, gap = -1.0
+            var roomy = -1.0, bend = -1.0, gap = -1.0, bendRead = -1.0
             /// The most a fix passed on its far side from the road is beyond that side's room.
             var far = -Double.infinity
         }
@@ -151,7 +169,10 @@ extension SpacedPath {
                 case .rightBend where SpacedPath.side(of: fix.point, from: a, to: b) > 0,
                      .leftBend where SpacedPath.side(of: fix.point, from: a, to: b) < 0:
                     largest.bend = max(largest.bend, squared)
-                case .rightBend, .leftBend: largest.roomy = max(largest.roomy, squared)
+                case .rightBendRead where SpacedPath.side(of: fix.point, from: a, to: b) > 0,
+                     .leftBendRead where SpacedPath.side(of: fix.point, from: a, to: b) < 0:
+                    largest.bendRead = max(largest.bendRead, squared)
+                case .rightBend, .leftBend, .rightBendRead, .leftBendRead: largest.roomy = max(largest.roomy, squared)
                 }
                 // The segment on the side the fix's offset points to: away from the road.
                 if let far = fix.far,
@@ -168,8 +189,9 @@ extension SpacedPath {
             func over(_ squared: Double, _ share: Double) -> Double {
                 squared < 0 ? -.infinity : squared.squareRoot() - tolerance * share
             }
-            return (max(0, largest.roomy, largest.bend, largest.gap).squareRoot(),
-                    max(over(largest.roomy, 1), over(largest.bend, MotionTriggers.turnShare), over(largest.gap, MotionTriggers.gapShare), largest.far))
+            return (max(0, largest.roomy, largest.bend, largest.gap, largest.bendRead).squareRoot(),
+                    max(over(largest.roomy, 1), over(largest.bend, MotionTriggers.turnShare), over(largest.gap, MotionTriggers.gapShare),
+                        over(largest.bendRead, MotionTriggers.readTurnShare), largest.far))
         }
     }
 }

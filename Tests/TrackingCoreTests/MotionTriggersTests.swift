@@ -232,8 +232,21 @@ import TrackingCore
 }
 
 /// A bend's inside: the receiver's fixes cut it already, so the kept track may cut them less.
+/// Once the fixes' offset from the road is read (`ReceiverOffset`, after 20 s), without a tracker
+/// rule, by less still only than the offset tells (`readTurnShare`, `readCornerShare`).
 @Suite struct MotionTriggersBendTests {
-    @Test func aCurveIsCutByLessThanAStraightsWobble() {
+    /// The share of the tolerance a fix on a bend's inside has, its offset read, under `filtering`.
+    static func share(_ filtering: TrackerFiltering, corner: Bool = false) -> Double {
+        switch (filtering, corner) {
+        case (.none, false): MotionTriggers.readTurnShare
+        case (.none, true): MotionTriggers.readCornerShare
+        case (_, false): MotionTriggers.turnShare
+        case (_, true): MotionTriggers.cornerShare
+        }
+    }
+
+    @Test(arguments: [TrackerFiltering.none, .distanceBased])
+    func aCurveIsCutByLessThanAStraightsWobble(filtering: TrackerFiltering) {
         // A right-hand curve of 400 m radius at 20 m/s (2.9°/s), the receiver's fixes on it.
         let radius = 400.0, speed = 20.0
         let fixes = (0...40).map { second -> Location in
@@ -241,13 +254,16 @@ import TrackingCore
             return Track.fix(Double(second), east: radius * sin(angle), north: radius * (cos(angle) - 1),
                              speed: speed, course: 90 + angle * 180 / .pi)
         }
-        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = filtering
+        var triggers = MotionTriggers(configuration: configuration)
         var track = fixes.flatMap { triggers.process($0).map(\.location) }
         track += triggers.finish().map(\.location)
         let (_, farthest) = SimplificationFidelityTests.compliance(fixes, track: track, tolerance: 10)
-        // All the fixes lie on the curve's outside of its chords: the bend's 7 m, not the 10 m a
-        // straight's wobble gets (`ignoresWobbleWithinTheMaximumDeviation`).
-        #expect(farthest <= 7.05, "the farthest fix \(farthest) m off the kept track")
+        // All the fixes lie on the curve's outside of its chords: the bend's 7 m (8 m with the
+        // offset read, without a rule), not the 10 m a straight's wobble gets
+        // (`ignoresWobbleWithinTheMaximumDeviation`).
+        #expect(farthest <= 10 * Self.share(filtering) + 0.05, "the farthest fix \(farthest) m off the kept track")
         #expect(farthest > 5, "the room is used: \(track.count) points")
     }
 
@@ -255,13 +271,17 @@ import TrackingCore
     /// south. From the turn's end the fixes read as a corner (`cornerRate`) and get
     /// `cornerShare` of the room on their inside, less than a curve's `turnShare`: with it the
     /// segment out of the corner passed 6.7 m inside them.
-    @Test func aCornerIsCutByLessThanACurve() {
+    @Test(arguments: [TrackerFiltering.none, .distanceBased])
+    func aCornerIsCutByLessThanACurve(filtering: TrackerFiltering) {
         let fixes = Track.driven(through: 50, speed: 8) { second in 90 + min(90, max(0, Double(second - 20) * 18)) }
-        var triggers = MotionTriggers(configuration: FilterConfiguration())
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = filtering
+        var triggers = MotionTriggers(configuration: configuration)
         var track = fixes.flatMap { triggers.process($0).map(\.location) }
         track += triggers.finish().map(\.location)
         let (_, farthest) = SimplificationFidelityTests.compliance(Array(fixes[25...]), track: track, tolerance: 10)
-        #expect(farthest <= 10 * MotionTriggers.cornerShare + 0.05, "the farthest fix from the turn's end on \(farthest) m off the kept track")
+        #expect(Self.share(filtering, corner: true) < Self.share(filtering))
+        #expect(farthest <= 10 * Self.share(filtering, corner: true) + 0.05, "the farthest fix from the turn's end on \(farthest) m off the kept track")
         #expect(farthest > 5, "the room is used: \(track.count) points")
     }
 }

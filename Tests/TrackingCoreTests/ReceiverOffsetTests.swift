@@ -180,4 +180,25 @@ import TrackingCore
         let (beyond, _) = SimplificationFidelityTests.compliance(drive.map(\.fix), track: kept.map(\.location), tolerance: 10)
         #expect(beyond == 0, "every fix within the tolerance")
     }
+
+    @Test func whereTheOffsetIsReadABendsInsideGetsMoreRoomWithoutATrackerRule() {
+        // The same curve, its fixes on the road but for the receiver's slow wander. Read to stand
+        // on the road, the fixes on the bend's inside need no blanket margin for a cut the
+        // receiver made: a segment passes them by up to `readTurnShare` of the tolerance (8 m),
+        // and the curve takes fewer points. Under a tracker rule the trigger keeps `turnShare`.
+        let drive = ReceiverOffsetTests.drive(.withTheLaterVelocity, seconds: 150) { t, _ in (1.5 * sin(t / 7), 1.2 * cos(t / 5)) }
+        func inside(_ filtering: TrackerFiltering) -> (points: Int, farthest: Double) {
+            var configuration = FilterConfiguration()
+            configuration.trackerFiltering = filtering
+            var triggers = MotionTriggers(configuration: configuration)
+            let kept = (drive.flatMap { triggers.process($0.fix) } + triggers.finish()).map(\.location)
+            let curve = drive.map(\.fix).filter { (60.0..<100).contains(Track.start.seconds(to: $0.time)) }
+            return (kept.count, SimplificationFidelityTests.compliance(curve, track: kept, tolerance: .infinity).farthest)
+        }
+        let (read, rule) = (inside(.none), inside(.distanceBased))
+        print("curve: \(read.points) points, farthest fix \(read.farthest) m; under a rule \(rule.points), \(rule.farthest) m")
+        #expect(read.farthest > 7.2 && read.farthest <= 8 + 1e-6, "\(read)")
+        #expect(rule.farthest <= 7 + 1e-6, "\(rule)")
+        #expect(read.points < rule.points, "\(read.points) points against \(rule.points)")
+    }
 }

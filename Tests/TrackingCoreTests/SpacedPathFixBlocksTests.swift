@@ -15,8 +15,10 @@ import Testing
         var worst = 0.0, over = -Double.infinity
         for k in range {
             let distance = LocalPlane.squaredDistance(from: points[k], toSegment: a, b).squareRoot()
+            // Where the fix's offset is read, a bend's inside gets `readTurnShare`.
+            let read = !far.isEmpty && far[k] != nil
             var room = afterGap[k] ? tolerance * MotionTriggers.gapShare
-                : SpacedPath.insideOfABend(points[k], turns[k], a, b) ? tolerance * MotionTriggers.turnShare : tolerance
+                : SpacedPath.insideOfABend(points[k], turns[k], a, b) ? tolerance * (read ? MotionTriggers.readTurnShare : MotionTriggers.turnShare) : tolerance
             if !afterGap[k], !far.isEmpty, let side = far[k] {
                 // The segment's line on the side the offset points to: the normal from the fix
                 // towards the line, against the offset (a line through the fix is on neither).

@@ -120,12 +120,19 @@ import TrackingCore
     static let routes = FilterFidelityTests.unseenDrives(prefix: "route-")?.map { String($0.dropFirst("route-".count)) }
         ?? ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"]
 
-    /// Roads where a rule keeps a point more than the filter without one, as measured: recorded
-    /// as known, not hidden (the test says so when one is gone), each held to that one point. Over
-    /// the routes together a rule keeps none more (`overTheRoutesARuleKeepsNoMorePointsThanNone`).
-    static let knownExtraPoint: [String: String] = [
-        "canyon-5hz DistanceBased": "the canyon's U-turn at 5 Hz, 20 m across: drawn with two points 20 m apart without a rule, it needs three 30 m apart under the rule to keep its inside within the bend's share",
+    /// Roads where a rule keeps more points than the filter without one, as measured: recorded
+    /// as known, not hidden (the test says so when one is gone), each held to the points measured.
+    /// Over the routes together a rule keeps fewer (`overTheRoutesARuleKeepsNoMorePointsThanNone`).
+    static let knownExtraPoints: [String: (points: Int, why: String)] = [
+        "canyon-5hz DistanceBased": (2, "the canyon's U-turn at 5 Hz, 20 m across: drawn with two points 20 m apart without a rule, it needs three 30 m apart under the rule to keep its inside within the bend's share; "
+            + bendSharesApart),
+        "canyon-5hz AccuracyBased": (1, bendSharesApart),
+        "highway-1hz DistanceBased": (1, bendSharesApart),
+        "highway-1hz AccuracyBased": (1, bendSharesApart),
     ]
+
+    static let bendSharesApart = "without a rule a bend's inside of a fix whose offset is read gets MotionTriggers.readTurnShare, under a rule the triggers keep turnShare "
+        + "(with readTurnShare under a rule, an unseen make_drive seed went 9.4 -> 14.1 m from the true path under DistanceBased): a point fewer without a rule on this road's bends"
 
     /// What a fleet is billed for: over all the routes, a distance rule keeps no more points
     /// than the filter keeps without one.
@@ -156,8 +163,8 @@ import TrackingCore
             + "\(String(format: "%.2f", fidelity.pointsPerKilometre))/km, parked \(parked); \(chain.counters.summary)")
         try await Self.compareWithTheBest(m, filtering, label: "route \(route)")
         #expect(stored.count == kept.count, "nothing kept that the tracker drops")
-        if let why = Self.knownExtraPoint["\(route) \(filtering.rawValue)"] {
-            #expect(kept.count <= plain.count + 1, "no more than the one point more measured")
+        if let (extra, why) = Self.knownExtraPoints["\(route) \(filtering.rawValue)"] {
+            #expect(kept.count <= plain.count + extra, "no more than the \(extra) more measured")
             withKnownIssue(Comment(rawValue: why)) {
                 #expect(kept.count <= plain.count, "no more points than the filter keeps without a rule")
             }
