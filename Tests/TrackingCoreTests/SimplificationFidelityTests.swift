@@ -148,7 +148,7 @@ import TrackingCore
     /// None now: random road 101 at 10 Hz, 12.1 m on a highway's curve whose fixes stand 6-7 m
     /// inside the road, is 10.9 m off since the trigger reads where the fixes stand
     /// (`ReceiverOffset`).
-    static let knownMisses: [String: (atMost: Double, why: String)] = [:]
+    static let knownMisses: [String: KnownShortfall] = [:]
 
     @Test(arguments: drives)
     func keepsCloseToTheFewestPointsAndEveryMovingFixWithinTheTolerance(drive: String) async throws {
@@ -169,14 +169,8 @@ import TrackingCore
         // tolerance of the track: that sum is what a track can promise.
         #expect(report.truth.maxDeviation <= MotionTriggers.coneShare * 10 + report.noise + 0.5, "within the receiver's error of the fixes' track")
         let truthBound = Self.truthBound(floor: report.floor)
-        if let known = Self.knownMisses[drive] {
-            #expect(report.truth.maxDeviation <= known.atMost, "no farther than the known miss")
-            withKnownIssue(Comment(rawValue: known.why)) {
-                #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
-            }
-        } else {
-            #expect(report.truth.maxDeviation <= truthBound, "within 12 m of the true path, or 1.2x the every-fix floor")
-        }
+        KnownShortfall.expect(report.truth.maxDeviation, within: truthBound, known: Self.knownMisses[drive],
+                              "within 12 m of the true path, or 1.2x the every-fix floor")
         #expect(report.parked <= 4, "at most two points per parked period")
         // A fix a reflection put off the road must not become a point (the gate's excursions);
         // the receiver's own noise leaves the fixes that pass within 15 m of the road.
