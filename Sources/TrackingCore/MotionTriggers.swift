@@ -141,12 +141,15 @@ public struct MotionTriggers: Sendable {
     /// On 53 drives (the suite's 17 and 36 recorded for the measuring, 8 of them after the shares
     /// were chosen; 1, 5 and 10 Hz): 4.4 % fewer points, 1 track over 1.2x the fewest at 1 and
     /// 5 Hz instead of 4, 2 beyond the distance bound as before (a make_drive seed's U-turn went
-    /// 12.6 -> 12.9 m against its 12.7 m, another's 12.4 -> 10.1 m against 12). Shares of 0.75 to
-    /// 0.85 and 0.6 to 0.7 measured alike. Under a rule the triggers keep `turnShare`: there the choice among
-    /// fixes 30 m apart and more follows their wishes, and with the milder share an unseen
-    /// make_drive seed under DistanceBased went 9.4 -> 14.1 m from the true path. The spacing
-    /// (`SpacedPath.FixBlocks`) weighs a bend's inside by `readTurnShare` where the offset is read.
+    /// 12.6 -> 12.9 m against its 12.7 m, another's 12.4 -> 10.1 m against 12). At 0.75 the
+    /// points were 2 % more for the same misses, at 0.85 the misses 4 (BENCHMARKS.md). Under a
+    /// rule the triggers keep `turnShare`: there the choice among fixes 30 m apart and more
+    /// follows their wishes, and with the milder share an unseen make_drive seed under
+    /// DistanceBased went 9.4 -> 14.1 m from the true path. The spacing (`SpacedPath.FixBlocks`)
+    /// weighs a bend's inside by `readTurnShare` where the offset is read.
     public static let readTurnShare = 0.8
+    /// The share on a bend's inside of a fix in a corner where its offset is read, without a
+    /// tracker rule (`readTurnShare`).
     public static let readCornerShare = 0.65
     /// A stop's point drifted farther than this share of `max-deviation` from where the vehicle
     /// stood gets the departure's point at the place (see `processStopped`).

@@ -233,7 +233,8 @@ import TrackingCore
 
 /// A bend's inside: the receiver's fixes cut it already, so the kept track may cut them less.
 /// Once the fixes' offset from the road is read (`ReceiverOffset`, after 20 s), without a tracker
-/// rule, by less still only than the offset tells (`readTurnShare`, `readCornerShare`).
+/// rule, the inside gets a milder share (`readTurnShare`, `readCornerShare`): the room on a fix's
+/// far side from the road answers for a cut the fixes made.
 @Suite struct MotionTriggersBendTests {
     /// The share of the tolerance a fix on a bend's inside has, its offset read, under `filtering`.
     static func share(_ filtering: TrackerFiltering, corner: Bool = false) -> Double {
