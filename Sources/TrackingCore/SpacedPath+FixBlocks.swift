@@ -162,21 +162,21 @@ extension SpacedPath {
             for k in range {
                 let fix = fixes[k]
                 let squared = LocalPlane.squaredDistance(from: fix.point, toSegment: a, b)
+                // Which side of the segment the fix lies on, where its room or its offset asks;
+                // worked out once for both.
+                let side = fix.room == .whole && fix.far == nil || fix.room == .afterGap ? 0 : SpacedPath.side(of: fix.point, from: a, to: b)
                 switch fix.room {
                 case .whole: largest.roomy = max(largest.roomy, squared)
                 case .afterGap: largest.gap = max(largest.gap, squared)
                 // On the bend's inside: the fix on the segment's left in a right turn.
-                case .rightBend where SpacedPath.side(of: fix.point, from: a, to: b) > 0,
-                     .leftBend where SpacedPath.side(of: fix.point, from: a, to: b) < 0:
+                case .rightBend where side > 0, .leftBend where side < 0:
                     largest.bend = max(largest.bend, squared)
-                case .rightBendRead where SpacedPath.side(of: fix.point, from: a, to: b) > 0,
-                     .leftBendRead where SpacedPath.side(of: fix.point, from: a, to: b) < 0:
+                case .rightBendRead where side > 0, .leftBendRead where side < 0:
                     largest.bendRead = max(largest.bendRead, squared)
                 case .rightBend, .leftBend, .rightBendRead, .leftBendRead: largest.roomy = max(largest.roomy, squared)
                 }
                 // The segment on the side the fix's offset points to: away from the road.
-                if let far = fix.far,
-                   SpacedPath.side(of: fix.point, from: a, to: b) * (far.offset.x * (b.y - a.y) - far.offset.y * (b.x - a.x)) > 0 {
+                if let far = fix.far, side * (far.offset.x * (b.y - a.y) - far.offset.y * (b.x - a.x)) > 0 {
                     largest.far = max(largest.far, squared.squareRoot() - far.room)
                 }
             }
