@@ -45,7 +45,7 @@ struct RejectionEpisodes {
         case .mode:
             return "\(l.mode) fix below min-mode \(c.minMode)"
         case .accuracy:
-            return "accuracy \(l.horizontalAccuracy.map { "\(Int($0)) m" } ?? "unknown") worse than max-accuracy \(c.maxAccuracy.map { "\(Int($0)) m" } ?? "off")"
+            return "accuracy \(l.filterAccuracy.map { "\(Int($0)) m" } ?? "unknown") worse than max-accuracy \(c.maxAccuracy.map { "\(Int($0)) m" } ?? "off")"
         case .stale:
             return "fix time \(l.time) is not after the last accepted fix"
         case .future:

@@ -97,7 +97,8 @@ public struct TPVReport: Sendable, Equatable {
     /// The `Location` for this report, or `nil` when it has no 2D/3D fix, no time or no valid position.
     /// Altitudes are kept only for a 3D fix (gpsd documents them as valid only then). The
     /// receiver's own `errorEstimate` for the epoch, when there is one, gives the horizontal
-    /// accuracy in place of gpsd's.
+    /// accuracy reported in place of gpsd's, and gpsd's stays the one the quality gate judges by
+    /// (`Location.filterAccuracy`).
     public func location(heading: Double?, errorEstimate: ErrorEstimate? = nil) -> Location? {
         guard let mode = FixMode(gpsdMode: mode), let time, let latitude, let longitude else { return nil }
         return Location(
@@ -115,6 +116,7 @@ public struct TPVReport: Sendable, Equatable {
             verticalAccuracy: mode == .threeD ? verticalAccuracy : nil,
             speedAccuracy: eps,
             courseAccuracy: epd,
+            filterAccuracy: horizontalAccuracy,
             device: device
         )
     }

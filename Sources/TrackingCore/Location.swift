@@ -9,6 +9,10 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
     public var time: FixTime
     /// 2D or 3D fix.
     public var mode: FixMode
+    /// `filterAccuracy` where it differs from `horizontalAccuracy`, -1 where it does not (not NaN,
+    /// so that equal locations compare equal). A `Float` declared beside `mode`, it fills the
+    /// bytes the mode leaves before the latitude, so a location stays 240 bytes.
+    private var separateFilterAccuracy: Float = -1
     /// Degrees north, -90...90.
     public var latitude: Double
     /// Degrees east, -180...180.
@@ -25,7 +29,8 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
     @Reading public var climb: Double?
     /// True heading of the vehicle (where it points, not where it moves), degrees, 0..<360.
     @Reading public var heading: Double?
-    /// Horizontal position error estimate, metres.
+    /// Horizontal position error estimate, metres: the figure gpstrackd reports and the tracker
+    /// stores (an AccuracyBased tracker spaces its points by it).
     @Reading public var horizontalAccuracy: Double?
     /// Vertical position error estimate, metres.
     @Reading public var verticalAccuracy: Double?
@@ -33,6 +38,27 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
     @Reading public var speedAccuracy: Double?
     /// Course error estimate, degrees.
     @Reading public var courseAccuracy: Double?
+    /// The horizontal error the filter judges the fix by: the quality gate's `max-accuracy`, and
+    /// how far apart two fixes can lie and still be of one place (`accuracies(with:)`). gpsd's
+    /// own figure where the one reported is the receiver's (`accuracy-source = gst`), else
+    /// `horizontalAccuracy`.
+    ///
+    /// Why two: a receiver's GST says a third to three quarters of what gpsd 3.22 makes of the
+    /// HDOP. Judged by it, the gate let in fixes 12-16 m off the road that gpsd's figure kept
+    /// out; reported, it lets an AccuracyBased tracker store points a third as far apart. So the
+    /// filter judges as it always has, and only what the tracker is told changes.
+    public var filterAccuracy: Double? {
+        // To the millimetre, gpsd's own precision: a `Float` holds that below 8 km.
+        get { separateFilterAccuracy < 0 ? horizontalAccuracy : (Double(separateFilterAccuracy) * 1000).rounded() / 1000 }
+        set {
+            guard let value = Self.nonNegative(newValue), value != horizontalAccuracy else {
+                separateFilterAccuracy = -1
+                return
+            }
+            separateFilterAccuracy = Float(value)
+        }
+    }
+
     /// The gpsd device path that produced the fix, e.g. `/dev/ttyACM0`; an empty one is none.
     public var device: String? {
         get { devicePath.isEmpty ? nil : devicePath.description }
@@ -59,6 +85,7 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
         verticalAccuracy: Double? = nil,
         speedAccuracy: Double? = nil,
         courseAccuracy: Double? = nil,
+        filterAccuracy: Double? = nil,
         device: String? = nil
     ) {
         guard latitude.isFinite, longitude.isFinite,
@@ -79,6 +106,7 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
         self.speedAccuracy = Self.nonNegative(speedAccuracy)
         self.courseAccuracy = Self.nonNegative(courseAccuracy)
         self.device = device
+        if let filterAccuracy { self.filterAccuracy = filterAccuracy }
     }
 
     /// `value` when it is finite, else `nil`.
@@ -108,9 +136,10 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
         speed.map { $0 <= stoppedSpeed } ?? false
     }
 
-    /// Both horizontal accuracies summed, a missing one counting as 0: how far apart this fix and
-    /// `other` can lie, by the receiver's own account, and still be of one place.
+    /// Both accuracies the filter judges by summed (`filterAccuracy`), a missing one counting
+    /// as 0: how far apart this fix and `other` can lie and still be of one place. (The
+    /// AccuracyBased tracker sums the reported ones: `TrackerFiltering.Mark`.)
     public func accuracies(with other: Location) -> Double {
-        (horizontalAccuracy ?? 0) + (other.horizontalAccuracy ?? 0)
+        (filterAccuracy ?? 0) + (other.filterAccuracy ?? 0)
     }
 }

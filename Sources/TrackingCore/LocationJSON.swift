@@ -25,6 +25,9 @@ public enum LocationJSON {
         appendNumber("verticalAccuracy", location.verticalAccuracy, to: &out)
         appendNumber("speedAccuracy", location.speedAccuracy, to: &out)
         appendNumber("courseAccuracy", location.courseAccuracy, to: &out)
+        if location.filterAccuracy != location.horizontalAccuracy {
+            appendNumber("filterAccuracy", location.filterAccuracy, to: &out)
+        }
         if let device = location.device {
             appendString("device", device, to: &out)
         }

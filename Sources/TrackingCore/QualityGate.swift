@@ -248,7 +248,7 @@ public struct QualityGate: Sendable {
     /// The checks that need no history.
     private func staticCheck(_ location: Location, clock: ClockReading) -> RejectionReason? {
         if location.mode < configuration.minMode { return .mode }
-        if let limit = configuration.maxAccuracy, let accuracy = location.horizontalAccuracy, accuracy > limit {
+        if let limit = configuration.maxAccuracy, let accuracy = location.filterAccuracy, accuracy > limit {
             return .accuracy
         }
         if location.time < configuration.earliestPlausibleTime { return .tooOld }

@@ -39,9 +39,11 @@ import TrackingCore
         let emitted = assembler.add(tpv(2), at: at(1))
         let first = try #require(emitted.first)
         #expect(first.time == time(1) && first.horizontalAccuracy == 10, "the receiver's 10 m, not gpsd's 19")
+        #expect(first.filterAccuracy == 19, "the quality gate still judges by gpsd's figure")
         let flushed = assembler.flush()
         let second = try #require(flushed)
         #expect(second.horizontalAccuracy == 19, "no estimate for this epoch: gpsd's figure")
+        #expect(second.filterAccuracy == 19)
         #expect(assembler.counters.errorEstimatesAttached == 1 && assembler.counters.errorEstimatesUnused == 0)
     }
 

@@ -23,7 +23,7 @@ public enum LocationLine {
             speed: number("speed"), climb: number("climb"), heading: number("heading"),
             horizontalAccuracy: number("horizontalAccuracy"), verticalAccuracy: number("verticalAccuracy"),
             speedAccuracy: number("speedAccuracy"), courseAccuracy: number("courseAccuracy"),
-            device: object["device"] as? String)
+            filterAccuracy: number("filterAccuracy"), device: object["device"] as? String)
         else { throw Malformed(line: line) }
         return location
     }

@@ -10,6 +10,18 @@ import TrackingCore
             #"{"time":"2026-11-01T08:00:01.000Z","mode":"3d","latitude":52.516195,"longitude":13.377602167,"altitudeMSL":36.5,"course":140.9,"speed":0.057,"horizontalAccuracy":13.3,"device":"/dev/ttyACM0"}"#)
     }
 
+    /// The filter's accuracy is written only where it is not the one reported, so a recording
+    /// carries both and a location without a GST is written as it always was.
+    @Test func writesTheFiltersAccuracyOnlyWhereItDiffers() throws {
+        var location = try #require(Location(
+            time: FixTime(iso8601: "2026-11-01T08:00:01Z")!, mode: .twoD, latitude: 52.5, longitude: 13.4,
+            horizontalAccuracy: 6.22, filterAccuracy: 22.8))
+        #expect(LocationJSON.line(for: location) ==
+            #"{"time":"2026-11-01T08:00:01.000Z","mode":"2d","latitude":52.5,"longitude":13.4,"horizontalAccuracy":6.22,"filterAccuracy":22.8}"#)
+        location.filterAccuracy = 6.22
+        #expect(!LocationJSON.line(for: location).contains("filterAccuracy"))
+    }
+
     @Test func escapesStringsAndAppendsExtras() throws {
         let location = try #require(Location(
             time: FixTime(iso8601: "2026-11-01T08:00:01.5Z")!, mode: .twoD, latitude: -1, longitude: 2, device: "a\"b\\c\n"))

@@ -85,6 +85,25 @@ import TrackingCore
     /// Every stage of the filter copies locations: they stay plain bytes, and small.
     @Test func aLocationIsPlainBytesAndSmall() {
         #expect(_isPOD(Location.self))
-        #expect(MemoryLayout<Location>.size <= 240, "time, mode, position, ten readings of eight bytes, a 128-byte path")
+        #expect(MemoryLayout<Location>.size <= 240,
+                "time, mode and the filter's accuracy beside it, position, ten readings of eight bytes, a 128-byte path")
+    }
+
+    /// The filter's accuracy is the reported one unless set apart from it, to the millimetre.
+    @Test func theFiltersAccuracyIsTheReportedOneUnlessSetApart() throws {
+        var location = try #require(Location(time: time, mode: .threeD, latitude: 1, longitude: 2, horizontalAccuracy: 6.22))
+        #expect(location.filterAccuracy == 6.22, "one figure: the gate judges by it")
+        location.filterAccuracy = 22.8
+        #expect(location.filterAccuracy == 22.8 && location.horizontalAccuracy == 6.22)
+        location.filterAccuracy = 1898.137
+        #expect(location.filterAccuracy == 1898.137, "to the millimetre")
+        location.filterAccuracy = -3
+        #expect(location.filterAccuracy == 6.22, "a negative figure is none: the reported one again")
+        let same = try #require(Location(time: time, mode: .threeD, latitude: 1, longitude: 2, horizontalAccuracy: 6.22))
+        #expect(location == same)
+        location.filterAccuracy = .nan
+        #expect(location == same)
+        let apart = try #require(Location(time: time, mode: .threeD, latitude: 1, longitude: 2, horizontalAccuracy: 6.22, filterAccuracy: 19))
+        #expect(apart != same && apart.filterAccuracy == 19)
     }
 }

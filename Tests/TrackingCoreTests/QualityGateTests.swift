@@ -19,6 +19,17 @@ import TrackingCore
         #expect(gate.check(Track.fix(2, east: 20, accuracy: nil), clock: Track.synced) == nil)
     }
 
+    /// The receiver's own (GST) accuracy is reported; the gate judges by gpsd's, which a GST
+    /// a third of it would otherwise let pass fixes 12-16 m off the road.
+    @Test mutating func judgesByTheFiltersAccuracyNotTheOneReported() {
+        var fix = Track.fix(0, accuracy: 20)
+        fix.filterAccuracy = 60
+        #expect(gate.check(fix, clock: Track.synced) == .accuracy)
+        var next = Track.fix(1, accuracy: 60)
+        next.filterAccuracy = 40
+        #expect(gate.check(next, clock: Track.synced) == nil)
+    }
+
     @Test mutating func rejectsDuplicateAndBackwardsTimes() {
         #expect(gate.check(Track.fix(5), clock: Track.synced) == nil)
         #expect(gate.check(Track.fix(5), clock: Track.synced) == .stale)
