@@ -34,7 +34,7 @@ struct AccuracySpacingAdvice {
             + "(the median of the last \(Self.sample) points sent), so the tracker stores no point nearer the last one than about "
             + "\(Int(spacing.rounded())) m and cuts the corners between them. DistanceBased keeps points \(Int(TrackerFiltering.distance)) m apart: "
             + "aws location update-tracker --tracker-name \(tracker) --position-filtering DistanceBased "
-            + "(or, where the receiver sends NMEA GST, accuracy-source = gst to send its own figure; "
-            + "or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
+            + "(or have the receiver's own figure sent: accuracy-source = gst, the default, where it sends NMEA GST; "
+            + "or a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
     }
 }

@@ -83,8 +83,9 @@ public enum Command: Sendable, Equatable {
         Options for watch:
           --gpsd HOST:PORT          gpsd to read from (default 127.0.0.1:2947)
           --no-data-timeout SECS    reconnect when gpsd sends no TPV for this long (default 10)
-          --accuracy-source SOURCE  gpsd or gst: horizontalAccuracy from gpsd, or from the
-                                    receiver's NMEA GST where it sends it (default gpsd)
+          --accuracy-source SOURCE  gst or gpsd: horizontalAccuracy from the receiver's NMEA GST
+                                    where it sends it, else gpsd's (default gst); or always
+                                    gpsd's. With GST, gpsd's figure is printed as filterAccuracy
           --log-level LEVEL         trace, debug, info, notice, warning, error (default info)
           --log-format FORMAT       journal, text or json (default: journal under systemd, else text)
           --filter                  print only the fixes the filter chain keeps, each with

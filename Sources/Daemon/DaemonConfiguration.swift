@@ -19,7 +19,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Seconds the reader rests after the first message of a burst before reading the rest together.
     public var burstWindow = 0.1
     /// Where a fix's horizontal accuracy comes from: gpsd's figure or the receiver's GST.
-    public var accuracySource = AccuracySource.gpsd
+    public var accuracySource = AccuracySource.gst
     public var deviceID: String
     public var stateDirectory: String
     public var sink: Sink = .file

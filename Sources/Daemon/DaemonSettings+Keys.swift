@@ -100,7 +100,7 @@ extension DaemonSettings {
             c.accuracySource = source
             return nil
         }, show: { $0.accuracySource.rawValue })
-            .described("gpsd|gst", "a fix's horizontal accuracy: gpsd's eph, or the receiver's own NMEA GST statistics (2DRMS) where it sends them"),
+            .described("gst|gpsd", "the horizontal accuracy reported: the receiver's own NMEA GST statistics (2DRMS) where it sends them, or always gpsd's eph; the filter judges by gpsd's either way"),
         text("device-id", { $0.deviceID = $1 }, { $0.deviceID })
             .described("ID", "the device ID positions are stored under"),
         text("state-dir", { $0.stateDirectory = $1 }, { $0.stateDirectory })

@@ -6,7 +6,7 @@ public struct WatchOptions: Sendable, Equatable {
     public var endpoint = GPSDEndpoint.standard
     public var noDataTimeout: Duration = .seconds(10)
     /// `--accuracy-source`, as the daemon's key.
-    public var accuracySource = AccuracySource.gpsd
+    public var accuracySource = AccuracySource.gst
     public var logLevel: LogLevel = .info
     public var logFormat: LogFormat?
     /// `--filter`: print only the fixes the filter chain keeps.

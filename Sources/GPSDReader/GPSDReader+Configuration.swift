@@ -35,7 +35,7 @@ extension GPSDReader {
             bufferSize: Int = 4096,
             headingMaxAge: Duration = .seconds(1),
             epochQuietTime: Duration = .milliseconds(1500),
-            accuracySource: AccuracySource = .gpsd
+            accuracySource: AccuracySource = .gst
         ) {
             self.endpoint = endpoint
             self.noDataTimeout = noDataTimeout

@@ -28,9 +28,9 @@ import TrackingCore
         #expect(c.connectionKeepalive == 45, "under the 60 s idle timeout of many NATs")
         #expect(try load(["--connection-keepalive", "0"]).configuration.connectionKeepalive == 0, "0: no keepalives")
         #expect(try load(["--burst-window", "0"]).configuration.burstWindow == 0, "0 reads each message as it comes")
-        #expect(c.accuracySource == .gpsd, "gpsd's figure unless the operator asks for the receiver's GST")
-        #expect(try load(["--accuracy-source", "gst"]).configuration.accuracySource == .gst)
-        #expect(try load([], environment: ["GPSTRACKD_ACCURACY_SOURCE": "gst"]).configuration.accuracySource == .gst)
+        #expect(c.accuracySource == .gst, "the receiver's own GST where it sends one")
+        #expect(try load(["--accuracy-source", "gpsd"]).configuration.accuracySource == .gpsd)
+        #expect(try load([], environment: ["GPSTRACKD_ACCURACY_SOURCE": "gpsd"]).configuration.accuracySource == .gpsd)
     }
 
     @Test func flagBeatsEnvironmentBeatsFileBeatsDefault() throws {

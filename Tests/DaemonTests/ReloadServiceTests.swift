@@ -11,7 +11,7 @@ import Uploader
 @Suite struct ReloadServiceTests {
     /// A valid new value for every key (the test fails for a key added without one).
     static let changed: [String: String] = [
-        "gpsd": "127.0.0.1:2948", "no-data-timeout": "20", "burst-window": "0.2", "accuracy-source": "gst", "device-id": "van-9",
+        "gpsd": "127.0.0.1:2948", "no-data-timeout": "20", "burst-window": "0.2", "accuracy-source": "gpsd", "device-id": "van-9",
         "state-dir": "/tmp/gpstrackd-reload-other", "sink": "file", "region": "eu-central-1", "tracker": "other",
         "endpoint": "http://127.0.0.1:4567", "identity-pool-id": "eu-west-1:00000000-0000-0000-0000-000000000000",
         "profile": "other", "access-key-id": "AKIDOTHER", "secret-access-key": "other-secret", "file-path": "/tmp/gpstrackd-reload.jsonl",

@@ -159,9 +159,10 @@ struct WatchAgainstGPSDTests {
 
     /// make_drive's receiver sends GST each second (its 1-sigma errors, 1.8-3.5 m an axis), which
     /// gpsd 3.22 leaves out of the TPV's `eph` (19 m times the HDOP). Two watches read the same
-    /// gpsd: with `--accuracy-source gst` each fix's accuracy is its own second's GST as 2DRMS,
-    /// without it gpsd's figure, as before.
-    @Test("with accuracy-source gst, a fix's accuracy is the receiver's GST of its own second")
+    /// gpsd: by default (`--accuracy-source gst`) each fix's accuracy is its own second's GST as
+    /// 2DRMS, with gpsd's figure beside it as `filterAccuracy`; with `--accuracy-source gpsd`,
+    /// gpsd's figure alone.
+    @Test("by default a fix's accuracy is the receiver's GST of its own second, gpsd's figure beside it")
     func gstGivesTheAccuracyOfItsOwnSecond() async throws {
         let log = TestPaths.fixture("drive-seed7.nmea")
         var gstBySecond: [String: Double] = [:]
@@ -174,10 +175,11 @@ struct WatchAgainstGPSDTests {
         let directory = TestPaths.temporaryDirectory("gst")
         let gpsd = try await GPSFake.start(log: log, cycle: 0.002, directory: directory)
         defer { gpsd.kill() }
-        let own = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint, "--accuracy-source", "gst"],
+        let own = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint],
                                    directory: directory, name: "watch-gst")
         defer { own.terminate() }
-        let gpsdFigure = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
+        let gpsdFigure = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint, "--accuracy-source", "gpsd"],
+                                          directory: directory, name: "watch")
         defer { gpsdFigure.terminate() }
         for watch in [own, gpsdFigure] {
             #expect(await ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") }, "\(watch.stderr)")
@@ -192,7 +194,13 @@ struct WatchAgainstGPSDTests {
         }
         let fromGPSD = try gpsdFigure.stdoutLines.map(WatchLine.init)
         let differing = fromGPSD.filter { $0.numbers["horizontalAccuracy"] != gstBySecond[key($0)] }
-        #expect(fromGPSD.count > 700 && differing.count == fromGPSD.count, "gpsd's figure without the key")
+        #expect(fromGPSD.count > 700 && differing.count == fromGPSD.count, "gpsd's figure with --accuracy-source gpsd")
+        #expect(fromGPSD.allSatisfy { $0.numbers["filterAccuracy"] == nil }, "one figure: nothing beside it")
+        // The same fixes: with GST, gpsd's figure is the filter's, beside the one reported.
+        let gpsdBySecond = Dictionary(fromGPSD.map { (key($0), $0.numbers["horizontalAccuracy"]) }, uniquingKeysWith: { a, _ in a })
+        let matched = withGST.filter { gpsdBySecond[key($0)] != nil }
+        #expect(matched.count > 700 && matched.allSatisfy { $0.numbers["filterAccuracy"] == gpsdBySecond[key($0)]! },
+                "gpsd's figure as filterAccuracy")
         #expect(own.stderr.contains("error_estimates="), "the summary counts them: \(own.stderr)")
         // A median near 7 m: AccuracyBased would keep this receiver's points about 14 m apart.
         #expect(own.stderr.contains("nearer than DistanceBased's 30 m; for this receiver, create or update the tracker with "
@@ -214,13 +222,14 @@ struct WatchAgainstGPSDTests {
         let directory = TestPaths.temporaryDirectory("heading")
         let gpsd = try await GPSFake.start(log: log, cycle: 0.002, directory: directory)
         defer { gpsd.kill() }
-        let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint], directory: directory, name: "watch")
+        let watch = try ChildProcess(TestPaths.gpstrackd, ["watch", "--gpsd", gpsd.endpoint, "--accuracy-source", "gpsd"],
+                                     directory: directory, name: "watch")
         defer { watch.terminate() }
         #expect(await ChildProcess.waitUntil(timeout: 60) { watch.stderr.contains("receiver gone") })
         watch.send(SIGTERM)
         #expect(await watch.waitForExit(timeout: 5) && watch.terminationStatus == 0)
         let locations = try watch.stdoutLines.map(WatchLine.init)
-        // gpsd's NMEA figure, 19 m times the HDOP: AccuracyBased would space the points wider than 30 m.
+        // gpsd's NMEA figure reported (19 m times the HDOP): AccuracyBased would space the points wider than 30 m.
         #expect(watch.stderr.contains("--position-filtering DistanceBased") && watch.stderr.contains("wider than DistanceBased's 30 m"),
                 "\(watch.stderr)")
         let withHeading = locations.filter { $0.numbers["heading"] != nil }

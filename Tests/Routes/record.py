@@ -7,7 +7,8 @@ Tests/TrackingCoreTests/Fixtures/<name>.locations.jsonl (what `gpstrackd watch` 
         [--gpstrackd .build/debug/gpstrackd]
     python3 Tests/Routes/record.py --nmea drive.nmea --truth drive.truth.jsonl --name drive-seed7
 
---accuracy-source gst records each fix's accuracy as the receiver's own GST (watch's option).
+Each fix is recorded as watch prints it by default: its accuracy the receiver's own GST, with
+gpsd's figure beside it as filterAccuracy (--accuracy-source gpsd: gpsd's figure alone).
 
 The first form draws the drive with make_routes.py; the second records a log drawn elsewhere
 (make_drive.py's). gpsfake feeds as soon as gpsd listens, so the log is preceded by sentences
@@ -59,7 +60,7 @@ def main():
     ap.add_argument("--rate", type=int, default=1)
     ap.add_argument("--name", required=True)
     ap.add_argument("--gpstrackd", default=os.path.join(ROOT, ".build", "debug", "gpstrackd"))
-    ap.add_argument("--accuracy-source", choices=("gpsd", "gst"), default="gpsd", help="watch's --accuracy-source")
+    ap.add_argument("--accuracy-source", choices=("gpsd", "gst"), default="gst", help="watch's --accuracy-source")
     ap.add_argument("--out-dir", default=FIXTURES,
                     help="where the two files go (default: the test fixtures); check-unseen records elsewhere")
     a = ap.parse_args()

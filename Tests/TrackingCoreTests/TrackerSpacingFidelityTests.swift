@@ -97,8 +97,8 @@ import TrackingCore
         let parked = kept.filter { phases[$0.location.time] == "parked" }
         let periods = zip(truth, truth.dropFirst()).filter { $0.phase != "parked" && $1.phase == "parked" }.count + (truth.first?.phase == "parked" ? 1 : 0)
         #expect(periods == 2 && parked.count <= 2 * periods, "at most two points per parked period")
-        // Bounds as measured on these five drives (the 12 m for DistanceBased and
-        // AccuracyBased is not met on all of them; see the README): a guard against regressions.
+        // DistanceBased: a bound as measured on these five drives (the 12 m is not met on
+        // seed 61; see the README), a guard against regressions. AccuracyBased: the issue's.
         switch filtering {
         case .timeBased:
             #expect(fidelity.maxDeviation <= 110, "about 1.4x the best that points 30 s apart allow")
@@ -106,8 +106,9 @@ import TrackingCore
             #expect(fidelity.maxDeviation <= 13.5)
             #expect(fidelity.pointsPerKilometre <= 4)
         case .accuracyBased:
-            // Accuracies of 15-25 m at the U-turn and the corners put points there 40 m apart at least.
-            #expect(fidelity.maxDeviation <= 15.5)
+            // The receiver's own GST is what the tracker is told (5-10 m here, against gpsd's 15-25 m
+            // at the U-turn, which put the points there 40 m apart at least: 14.5 m on seed 7).
+            #expect(fidelity.maxDeviation <= max(12, 1.2 * floor), "the issue's 12 m, or 1.2x the every-fix floor")
             #expect(fidelity.pointsPerKilometre <= 4)
         case .none:
             #expect(fidelity.maxDeviation <= 13, "the default filter, as it is")
