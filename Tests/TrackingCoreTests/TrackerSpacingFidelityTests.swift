@@ -116,10 +116,13 @@ import TrackingCore
     }
 
     /// gpstrackd's own routes (`Tests/Routes/make_routes.py`): corners at other angles, a
-    /// roundabout, S-curves, stop-and-go, a highway, an urban canyon; 1 and 5 Hz.
+    /// roundabout, S-curves, stop-and-go, a highway, an urban canyon; 1 and 5 Hz. All but the
+    /// last recorded with gpsd's figures alone, as from a receiver without GST; random road
+    /// 41302 with the receiver's GST reported and gpsd's figure beside it.
     /// Or the unseen routes (`FilterFidelityTests.unseen`).
     static let routes = FilterFidelityTests.unseenDrives(prefix: "route-")?.map { String($0.dropFirst("route-".count)) }
-        ?? ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz"]
+        ?? ["suburb-1hz", "highway-1hz", "canyon-1hz", "suburb-5hz", "canyon-5hz", "random101-1hz", "random202-5hz", "random303-1hz",
+            "random41302-5hz"]
 
     /// Roads where a rule keeps more points than the filter without one, as measured: recorded
     /// as known, not hidden (the test says so when one is gone), each held to the points measured.
@@ -171,8 +174,12 @@ import TrackingCore
         // of 13-32 m put AccuracyBased points 30-60 m apart, wider than the roundabout; on the
         // random roads, error bursts of 10-25 m and parked drift carried into a turn put the
         // fixes themselves up to 13 m off, and the spacing cannot choose a point where none is.
+        // With the receiver's own GST reported, AccuracyBased is held to the bound (random
+        // road 41302: 11.5 m, 12.7 m with gpsd's figures sent).
+        let reportsGST = locations.contains { $0.filterAccuracy != $0.horizontalAccuracy }
         switch filtering {
         case .distanceBased: #expect(fidelity.maxDeviation <= 13.5)
+        case .accuracyBased where reportsGST: #expect(fidelity.maxDeviation <= max(12, 1.2 * floor), "the issue's 12 m, or 1.2x the every-fix floor")
         case .accuracyBased: #expect(fidelity.maxDeviation <= 18.5)
         default: break
         }
