@@ -16,6 +16,9 @@ struct AccuracySpacingAdvice {
 
     private let tracker: String
     private var accuracies = ReportedAccuracy()
+    /// Of the points weighed, those whose reported figure is the receiver's own GST (gpsd's
+    /// kept beside it for the filter): the advice says which figures it weighed.
+    private var receiversOwn = 0
     private var said = false
 
     init(tracker: String) {
@@ -26,15 +29,21 @@ struct AccuracySpacingAdvice {
     mutating func observe(_ kept: Location, under filtering: TrackerFiltering) -> String? {
         guard filtering == .accuracyBased, !said else { return nil }
         accuracies.add(kept.horizontalAccuracy)
+        if kept.filterAccuracy != kept.horizontalAccuracy { receiversOwn += 1 }
         guard accuracies.total >= Self.sample else { return nil }
-        defer { accuracies.reset() }
+        defer {
+            accuracies.reset()
+            receiversOwn = 0
+        }
         guard accuracies.favoursDistanceBased, let median = accuracies.median, let spacing = accuracies.accuracyBasedSpacing else { return nil }
         said = true
+        let figures = 2 * receiversOwn > accuracies.total
+            ? "these are the receiver's own figures, from its NMEA GST: see the README's tracker section"
+            : "these are gpsd's figures: where the receiver sends NMEA GST, accuracy-source = gst, the default, reports its own; "
+                + "or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section"
         return "tracker '\(tracker)' is AccuracyBased and this receiver reports accuracies of about \(Int(median.rounded())) m "
             + "(the median of the last \(Self.sample) points sent), so the tracker stores no point nearer the last one than about "
             + "\(Int(spacing.rounded())) m and cuts the corners between them. DistanceBased keeps points \(Int(TrackerFiltering.distance)) m apart: "
-            + "aws location update-tracker --tracker-name \(tracker) --position-filtering DistanceBased "
-            + "(or have the receiver's own figure sent: accuracy-source = gst, the default, where it sends NMEA GST; "
-            + "or a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section)"
+            + "aws location update-tracker --tracker-name \(tracker) --position-filtering DistanceBased (\(figures))"
     }
 }

@@ -24,10 +24,26 @@ import TrackingCore
         #expect(said.contains("accuracies of about 23 m"), "the median of 10 as they travel, 23 and 23: \(said)")
         #expect(said.contains("nearer the last one than about 46 m"))
         #expect(said.contains("aws location update-tracker --tracker-name fleet --position-filtering DistanceBased"))
+        #expect(said.contains("these are gpsd's figures: where the receiver sends NMEA GST, accuracy-source = gst"), "\(said)")
         for n in 10..<40 {
             let again = advice.observe(Self.point(n, accuracy: 40), under: .accuracyBased)
             #expect(again == nil)
         }
+    }
+
+    /// A receiver whose own GST figures are wide (gpsd's kept beside them): the advice says the
+    /// figures are the receiver's own, and does not send the operator to GST.
+    @Test func saysTheFiguresAreTheReceiversOwnWhereTheyAre() throws {
+        var advice = AccuracySpacingAdvice(tracker: "fleet")
+        var said: String?
+        for n in 0..<10 {
+            var point = Self.point(n, accuracy: 21.5 + Double(n % 3))
+            if n != 4 { point.filterAccuracy = 28.5 }
+            said = advice.observe(point, under: .accuracyBased) ?? said
+        }
+        let text = try #require(said)
+        #expect(text.contains("--position-filtering DistanceBased") && text.contains("these are the receiver's own figures, from its NMEA GST"), "\(text)")
+        #expect(!text.contains("accuracy-source"), "\(text)")
     }
 
     /// A receiver's own estimate (a u-blox's NAV-PVT, a few metres), the other modes, and a
