@@ -15,6 +15,35 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         public var mode: String
         public var latitude: Double
         public var longitude: Double
+        /// The horizontal accuracy reported to the tracker, metres.
+        public var horizontalAccuracy: Double?
+        /// gpsd's figure where the one reported is the receiver's own GST (`accuracy-source =
+        /// gst` and a receiver that sends it); nil where gpsd's is the one reported. So an
+        /// operator sees which an AccuracyBased tracker spaces the points by.
+        public var filterAccuracy: Double?
+
+        /// The fix as status shows it.
+        init(_ location: Location) {
+            time = location.time.iso8601
+            mode = location.mode.description
+            latitude = location.latitude
+            longitude = location.longitude
+            horizontalAccuracy = location.horizontalAccuracy
+            filterAccuracy = location.filterAccuracy == location.horizontalAccuracy ? nil : location.filterAccuracy
+        }
+
+        /// What the summary says of the accuracy: its figure and whose it is.
+        var accuracyText: String? {
+            guard let horizontalAccuracy else { return nil }
+            let reported = "accuracy \(Self.metres(horizontalAccuracy))"
+            guard let filterAccuracy else { return reported + " (gpsd's)" }
+            return reported + " (the receiver's GST; gpsd's \(Self.metres(filterAccuracy)))"
+        }
+
+        private static func metres(_ value: Double) -> String {
+            let figure = value < 10 ? "\((value * 10).rounded() / 10)" : "\(Int(value.rounded()))"
+            return figure + " m"
+        }
     }
 
     public struct Filter: Codable, Sendable, Equatable {
@@ -106,7 +135,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         var lines: [String] = []
         lines.append("gpsd: " + (gpsd.connected ? "connected (\(gpsd.endpoint))" : "not connected (\(gpsd.endpoint))"))
         if let fix = lastFix {
-            lines.append("last fix: \(fix.mode) at \(fix.time), \(fix.latitude), \(fix.longitude)")
+            lines.append("last fix: \(fix.mode) at \(fix.time), \(fix.latitude), \(fix.longitude)" + (fix.accuracyText.map { ", " + $0 } ?? ""))
         } else {
             lines.append("last fix: none yet")
         }

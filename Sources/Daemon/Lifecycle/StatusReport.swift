@@ -25,7 +25,7 @@ struct StatusReport: Sendable {
         return DaemonStatus(
             pid: getpid(), updated: wallClock().iso8601,
             gpsd: .init(connected: snapshot.connected, endpoint: gpsd),
-            lastFix: snapshot.lastFix.map { .init(time: $0.time.iso8601, mode: $0.mode.description, latitude: $0.latitude, longitude: $0.longitude) },
+            lastFix: snapshot.lastFix.map(DaemonStatus.Fix.init),
             filter: .init(in: snapshot.filter.fixesIn, kept: snapshot.filter.keptTotal,
                           rejected: Dictionary(uniqueKeysWithValues: snapshot.filter.rejected.map { ($0.key.rawValue, $0.value) })),
             spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
