@@ -116,7 +116,12 @@ import TrackingCore
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status.stdout)")
         let filter = try #require(object["filter"] as? [String: Any])
         #expect(((filter["in"] as? NSNumber)?.intValue ?? 0) > 100)
-        #expect((object["lastFix"] as? [String: Any])?["time"] as? String != nil)
+        let lastFix = try #require(object["lastFix"] as? [String: Any], "\(object)")
+        #expect(lastFix["time"] as? String != nil)
+        // The drive's receiver sends GST: its figure reported (5-10 m), gpsd's beside it (13-27 m).
+        let reported = (lastFix["horizontalAccuracy"] as? NSNumber)?.doubleValue ?? 0
+        let gpsds = (lastFix["filterAccuracy"] as? NSNumber)?.doubleValue ?? 0
+        #expect(reported > 3 && reported < 11 && gpsds > reported, "\(lastFix)")
         #expect(object["spool"] != nil && object["upload"] != nil && object["gpsd"] != nil && object["credentials"] != nil)
         let upload = try #require(object["upload"] as? [String: Any])
         #expect(((upload["uploaded"] as? NSNumber)?.intValue ?? 0) > 0, "the file sink's own count, not 0: \(upload)")
