@@ -142,12 +142,17 @@ import Uploader
         // Each device's accepted requests began an interval (0.889 s) apart or more, on its own
         // clock: a slide moves the phase, it never sends a request early. A request sent on the
         // old rhythm after a slide (0.05-0.4 s) would begin 0.49-0.84 s after the one before.
-        // (Measured on the emulator's receipt stamps, a gap of 0.78 s showed up with the package
-        // tests running beside this one: a stamp a tenth of a second late.)
+        // A delivery begins after its token is taken, by a batch read from the spool and a
+        // task's hop: tens of milliseconds with the machine busy, so a late start shortens the
+        // gap after it (0.841 s once, with the package tests beside this one; and measured on
+        // the emulator's receipt stamps, 0.78 s). Each gap is held to the interval less 60 ms,
+        // and their mean to the interval.
         for (uploader, _, _, sends) in uploaders {
             let gaps = sends.storedGaps
             #expect(gaps.count == backlog / 10 - 1)
-            #expect(gaps.allSatisfy { $0 >= 1 / 1.125 - 0.005 }, "\(uploader.configuration.deviceID): accepted requests 1/1.125 s apart: \(gaps)")
+            #expect(gaps.allSatisfy { $0 >= 1 / 1.125 - 0.06 }, "\(uploader.configuration.deviceID): accepted requests 1/1.125 s apart: \(gaps)")
+            let mean: Double = gaps.reduce(0, +) / Double(max(1, gaps.count))
+            #expect(mean >= 1 / 1.125 - 0.005, "\(uploader.configuration.deviceID): \(gaps)")
         }
 
         // A reload takes the share away (the rate adapts from max-request-rate) or sets it again.
