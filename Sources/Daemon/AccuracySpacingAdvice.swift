@@ -29,7 +29,7 @@ struct AccuracySpacingAdvice {
     mutating func observe(_ kept: Location, under filtering: TrackerFiltering) -> String? {
         guard filtering == .accuracyBased, !said else { return nil }
         accuracies.add(kept.horizontalAccuracy)
-        if kept.filterAccuracy != kept.horizontalAccuracy { receiversOwn += 1 }
+        if kept.filterAccuracyApart != nil { receiversOwn += 1 }
         guard accuracies.total >= Self.sample else { return nil }
         defer {
             accuracies.reset()

@@ -29,7 +29,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             latitude = location.latitude
             longitude = location.longitude
             horizontalAccuracy = location.horizontalAccuracy
-            filterAccuracy = location.filterAccuracy == location.horizontalAccuracy ? nil : location.filterAccuracy
+            filterAccuracy = location.filterAccuracyApart
         }
 
         /// What the summary says of the accuracy: its figure and whose it is.

@@ -59,6 +59,12 @@ public struct Location: Sendable, Equatable, BitwiseCopyable {
         }
     }
 
+    /// `filterAccuracy` where it is not the reported figure (the receiver's GST reported, gpsd's
+    /// judged by); nil where the two are one: what watch, status and the advice show beside it.
+    public var filterAccuracyApart: Double? {
+        filterAccuracy == horizontalAccuracy ? nil : filterAccuracy
+    }
+
     /// The gpsd device path that produced the fix, e.g. `/dev/ttyACM0`; an empty one is none.
     public var device: String? {
         get { devicePath.isEmpty ? nil : devicePath.description }

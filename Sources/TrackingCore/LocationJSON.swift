@@ -25,9 +25,7 @@ public enum LocationJSON {
         appendNumber("verticalAccuracy", location.verticalAccuracy, to: &out)
         appendNumber("speedAccuracy", location.speedAccuracy, to: &out)
         appendNumber("courseAccuracy", location.courseAccuracy, to: &out)
-        if location.filterAccuracy != location.horizontalAccuracy {
-            appendNumber("filterAccuracy", location.filterAccuracy, to: &out)
-        }
+        appendNumber("filterAccuracy", location.filterAccuracyApart, to: &out)
         if let device = location.device {
             appendString("device", device, to: &out)
         }

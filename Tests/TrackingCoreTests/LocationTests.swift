@@ -92,9 +92,9 @@ import TrackingCore
     /// The filter's accuracy is the reported one unless set apart from it, to the millimetre.
     @Test func theFiltersAccuracyIsTheReportedOneUnlessSetApart() throws {
         var location = try #require(Location(time: time, mode: .threeD, latitude: 1, longitude: 2, horizontalAccuracy: 6.22))
-        #expect(location.filterAccuracy == 6.22, "one figure: the gate judges by it")
+        #expect(location.filterAccuracy == 6.22 && location.filterAccuracyApart == nil, "one figure: the gate judges by it")
         location.filterAccuracy = 22.8
-        #expect(location.filterAccuracy == 22.8 && location.horizontalAccuracy == 6.22)
+        #expect(location.filterAccuracy == 22.8 && location.horizontalAccuracy == 6.22 && location.filterAccuracyApart == 22.8)
         location.filterAccuracy = 1898.137
         #expect(location.filterAccuracy == 1898.137, "to the millimetre")
         location.filterAccuracy = -3

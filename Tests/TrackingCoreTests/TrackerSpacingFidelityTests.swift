@@ -176,7 +176,7 @@ import TrackingCore
         // fixes themselves up to 13 m off, and the spacing cannot choose a point where none is.
         // With the receiver's own GST reported, AccuracyBased is held to the bound (random
         // road 41302: 11.5 m, 12.7 m with gpsd's figures sent).
-        let reportsGST = locations.contains { $0.filterAccuracy != $0.horizontalAccuracy }
+        let reportsGST = locations.contains { $0.filterAccuracyApart != nil }
         switch filtering {
         case .distanceBased: #expect(fidelity.maxDeviation <= 13.5)
         case .accuracyBased where reportsGST: #expect(fidelity.maxDeviation <= max(12, 1.2 * floor), "the issue's 12 m, or 1.2x the every-fix floor")
