@@ -16,9 +16,6 @@ struct AccuracySpacingAdvice {
 
     private let tracker: String
     private var accuracies = ReportedAccuracy()
-    /// Of the points weighed, those whose reported figure is the receiver's own GST (gpsd's
-    /// kept beside it for the filter): the advice says which figures it weighed.
-    private var receiversOwn = 0
     private var said = false
 
     init(tracker: String) {
@@ -28,16 +25,12 @@ struct AccuracySpacingAdvice {
     /// A point kept under `filtering`; returns the advice the first time it is due.
     mutating func observe(_ kept: Location, under filtering: TrackerFiltering) -> String? {
         guard filtering == .accuracyBased, !said else { return nil }
-        accuracies.add(kept.horizontalAccuracy)
-        if kept.filterAccuracyApart != nil { receiversOwn += 1 }
+        accuracies.add(kept)
         guard accuracies.total >= Self.sample else { return nil }
-        defer {
-            accuracies.reset()
-            receiversOwn = 0
-        }
+        defer { accuracies.reset() }
         guard accuracies.favoursDistanceBased, let median = accuracies.median, let spacing = accuracies.accuracyBasedSpacing else { return nil }
         said = true
-        let figures = 2 * receiversOwn > accuracies.total
+        let figures = accuracies.mostlyReceiversOwn
             ? "these are the receiver's own figures, from its NMEA GST: see the README's tracker section"
             : "these are gpsd's figures: where the receiver sends NMEA GST, accuracy-source = gst, the default, reports its own; "
                 + "or use a receiver that reports its own accuracy, such as a u-blox sending NAV-PVT: see the README's tracker section"

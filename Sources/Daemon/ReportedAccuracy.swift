@@ -13,6 +13,17 @@ struct ReportedAccuracy {
     private var counts = [Int](repeating: 0, count: 201)
     /// Accuracies added.
     private(set) var total = 0
+    /// Of them, the receiver's own (its GST reported, gpsd's figure beside it for the filter).
+    private(set) var receiversOwn = 0
+
+    /// A location's reported accuracy, and whose it is.
+    mutating func add(_ location: Location) {
+        add(location.horizontalAccuracy)
+        if location.filterAccuracyApart != nil { receiversOwn += 1 }
+    }
+
+    /// Whether most of the accuracies are the receiver's own GST figures, not gpsd's.
+    var mostlyReceiversOwn: Bool { 2 * receiversOwn > total }
 
     /// One accuracy; a missing one counts as 0, as in the tracker's sum.
     mutating func add(_ accuracy: Double?) {
@@ -47,7 +58,8 @@ struct ReportedAccuracy {
         let distance = Int(TrackerFiltering.distance)
         let mode = favoursDistanceBased ? "DistanceBased" : "AccuracyBased"
         let comparison = favoursDistanceBased ? "wider than" : spacing < TrackerFiltering.distance ? "nearer than" : "as far as"
-        return "this receiver reports a median accuracy of \(Int(median.rounded())) m over \(total) fixes: an AccuracyBased tracker would "
+        let whose = mostlyReceiversOwn ? "its own, from NMEA GST" : "gpsd's figure"
+        return "this receiver reports a median accuracy of \(Int(median.rounded())) m (\(whose)) over \(total) fixes: an AccuracyBased tracker would "
             + "store its points about \(Int(spacing.rounded())) m apart, \(comparison) DistanceBased's \(distance) m; "
             + "for this receiver, create or update the tracker with --position-filtering \(mode)"
     }

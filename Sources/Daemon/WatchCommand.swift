@@ -43,7 +43,7 @@ public struct WatchCommand: Sendable {
                 ReaderEventLog.log(event, to: logger)
                 continue
             }
-            accuracy.add(location.horizontalAccuracy)
+            accuracy.add(location)
             guard var filter = chain else {
                 write([LocationJSON.line(for: location)])
                 continue

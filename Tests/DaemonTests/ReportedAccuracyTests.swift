@@ -1,5 +1,6 @@
 @testable import Daemon
 import Testing
+import TrackingCore
 
 @Suite struct ReportedAccuracyTests {
     static func accuracy(_ values: [Double?]) -> ReportedAccuracy {
@@ -24,7 +25,7 @@ import Testing
         let nmea = Self.accuracy([22.8, 19.0, 26.6, 22.8, 20.9])
         #expect(nmea.favoursDistanceBased && nmea.accuracyBasedSpacing == 46)
         let said = try #require(nmea.modeAdvice)
-        #expect(said.contains("median accuracy of 23 m over 5 fixes") && said.contains("about 46 m apart, wider than DistanceBased's 30 m"))
+        #expect(said.contains("median accuracy of 23 m (gpsd's figure) over 5 fixes") && said.contains("about 46 m apart, wider than DistanceBased's 30 m"))
         #expect(said.hasSuffix("--position-filtering DistanceBased"))
         let own = Self.accuracy([2.3, 4.1, 3.7])
         #expect(!own.favoursDistanceBased)
@@ -32,6 +33,21 @@ import Testing
         #expect(own.modeAdvice?.hasSuffix("--position-filtering AccuracyBased") == true)
         let even = Self.accuracy([15, 15])
         #expect(!even.favoursDistanceBased && even.modeAdvice?.contains("as far as DistanceBased's") == true)
+    }
+
+    /// Whose figures they were: the receiver's own GST where most fixes report it (gpsd's beside
+    /// it), gpsd's otherwise; a reset forgets it with the counts.
+    @Test func saysWhoseFiguresTheyWere() throws {
+        var accuracy = ReportedAccuracy()
+        for n in 0..<5 {
+            let fix = try #require(Location(time: FixTime(iso8601: "2026-12-07T08:00:00Z")!.adding(seconds: Double(n)), mode: .threeD,
+                                            latitude: 52.5, longitude: 13.4, horizontalAccuracy: 6.2, filterAccuracy: n == 0 ? nil : 22.8))
+            accuracy.add(fix)
+        }
+        #expect(accuracy.receiversOwn == 4 && accuracy.mostlyReceiversOwn)
+        #expect(accuracy.modeAdvice?.contains("median accuracy of 6 m (its own, from NMEA GST) over 5 fixes") == true, "\(accuracy.modeAdvice ?? "-")")
+        accuracy.reset()
+        #expect(accuracy.receiversOwn == 0 && !accuracy.mostlyReceiversOwn)
     }
 
     /// A watch of hours keeps counts, not fixes: a million accuracies and a reset.

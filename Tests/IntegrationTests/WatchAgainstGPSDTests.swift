@@ -205,6 +205,7 @@ struct WatchAgainstGPSDTests {
         // A median near 7 m: AccuracyBased would keep this receiver's points about 14 m apart.
         #expect(own.stderr.contains("nearer than DistanceBased's 30 m; for this receiver, create or update the tracker with "
             + "--position-filtering AccuracyBased"), "\(own.stderr)")
+        #expect(own.stderr.contains("(its own, from NMEA GST) over"), "whose figures: \(own.stderr)")
     }
 
     @Test("headings are the receiver's HDT of the same second")
@@ -230,8 +231,8 @@ struct WatchAgainstGPSDTests {
         #expect(await watch.waitForExit(timeout: 5) && watch.terminationStatus == 0)
         let locations = try watch.stdoutLines.map(WatchLine.init)
         // gpsd's NMEA figure reported (19 m times the HDOP): AccuracyBased would space the points wider than 30 m.
-        #expect(watch.stderr.contains("--position-filtering DistanceBased") && watch.stderr.contains("wider than DistanceBased's 30 m"),
-                "\(watch.stderr)")
+        #expect(watch.stderr.contains("--position-filtering DistanceBased") && watch.stderr.contains("wider than DistanceBased's 30 m")
+                && watch.stderr.contains("(gpsd's figure) over"), "\(watch.stderr)")
         let withHeading = locations.filter { $0.numbers["heading"] != nil }
         #expect(withHeading.count > locations.count * 9 / 10, "\(withHeading.count) of \(locations.count) have a heading")
         for location in withHeading {
