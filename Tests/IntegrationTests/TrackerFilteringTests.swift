@@ -20,6 +20,11 @@ import TrackingCore
         var metrics: String
         /// Every update the emulator received, as it holds them (`Stored` says whether it kept it).
         var positions: [[String: Any]] = []
+
+        /// The horizontal accuracy of each update the emulator received, as sent.
+        var accuraciesSent: [Double] {
+            positions.compactMap { (($0["Accuracy"] as? [String: Any])?["Horizontal"] as? NSNumber)?.doubleValue }
+        }
     }
 
     static func truth(_ name: String) throws -> [TrackFidelity.PathPoint] {
@@ -119,7 +124,7 @@ import TrackingCore
             // tracker is told: its rule lets the stored points come nearer each other.
             #expect(fidelity.maxDeviation <= 12.1, "seed 7: the issue's 12 m, or 1.2x the every-fix floor of 10.1 m")
             #expect(fidelity.pointsPerKilometre <= 4)
-            let accuracies = run.positions.compactMap { (($0["Accuracy"] as? [String: Any])?["Horizontal"] as? NSNumber)?.doubleValue }
+            let accuracies = run.accuraciesSent
             #expect(accuracies.count == run.kept && accuracies.allSatisfy { $0 > 4 && $0 < 11 }, "the GST figures were sent: \(accuracies)")
             #expect(!run.daemon.stderr.contains("--position-filtering DistanceBased"), "no advice to leave AccuracyBased: \(run.daemon.stderr)")
         default:
@@ -141,7 +146,7 @@ import TrackingCore
         #expect(run.stored.count == run.kept, "every kept position reaches the history")
         #expect(fidelity.maxDeviation <= 16, "accuracies of 15-25 m at the U-turn: the issue's 12 m is not met this way")
         #expect(fidelity.pointsPerKilometre <= 4)
-        let accuracies = run.positions.compactMap { (($0["Accuracy"] as? [String: Any])?["Horizontal"] as? NSNumber)?.doubleValue }
+        let accuracies = run.accuraciesSent
         #expect(accuracies.count == run.kept && accuracies.allSatisfy { $0 >= 11 }, "gpsd's figures were sent: \(accuracies)")
         let advice = run.daemon.stderr.split(separator: "\n").filter { $0.contains("--position-filtering DistanceBased") }
         #expect(advice.count == 1 && advice[0].contains("warning") && advice[0].contains("this receiver reports accuracies of about"),
