@@ -8,6 +8,10 @@ extension TrackerSpacing {
         // Not again before the wait since the last try: asked first, before the places owed are
         // sorted out (most fixes while something is owed end here).
         if !now, let next = nextAttempt, fix.time < next { return nil }
+        if !now, let awaited = awaitingRoadAfter {
+            guard filtering.stores(fix, after: awaited) || overdue(at: fix) else { return nil }
+            awaitingRoadAfter = nil
+        }
         // A place owed: the track must reach the vehicle's place. A stop, a departure, the end:
         // the newest fix, as soon as the rule allows. A heartbeat: any fix since it was due
         // (proof of life, and the vehicle's place then), so a corner there can meet it. Under
@@ -44,6 +48,12 @@ extension TrackerSpacing {
         case let .after(seen):
             kept.removeAll { $0.time > seen }
             guard !kept.isEmpty else { return nil }
+        case let .untilStorable(last):
+            kept.removeLast()
+            let out = kept.isEmpty ? nil : commit(kept, mustReachEnd: choice.mustReachEnd, nextAttempt: nil)
+            nextAttempt = nil
+            awaitingRoadAfter = last
+            return out
         }
         return commit(kept, mustReachEnd: choice.mustReachEnd, nextAttempt: again)
     }
@@ -164,6 +174,9 @@ extension TrackerSpacing {
         case all(until: FixTime)
         /// The points after this time, whose road is not yet seen: they stay owed.
         case after(FixTime)
+        /// The last point, chosen again once a fix comes that the tracker would store after it
+        /// (`awaitingRoadAfter`); the points before it are kept now.
+        case untilStorable(Location)
     }
 
     /// What of a choice waits for more road, under the rule in force.
@@ -202,11 +215,23 @@ extension TrackerSpacing {
     /// with a stop the vehicle had left, stood in a roundabout 20 m in radius where the
     /// receiver reported 13-21 m, and the track to the next point the rule allowed passed 15.5 m
     /// from the true path (a random road of our own at 5 Hz under AccuracyBased; 12.0 m now).
+    ///
+    /// And, with no stop, departure or end owed, the last point whose open stretch ends at a fix
+    /// the tracker would not store after it (the vehicle still within the rule's reach, in a
+    /// U-turn or a roundabout), until one comes that it would (`awaitingRoadAfter`), or the
+    /// corners owed are `overdue`: the stretch was measured to a fix no point can follow it at,
+    /// and the rule then put the next point across the turn. A heartbeat owed 10 s before a
+    /// U-turn 18 m across chose its point at the turn's entry; the next the rule allowed was past
+    /// the turn, 15.5 m from the true path (an unseen random road at 1 Hz under AccuracyBased;
+    /// 11.2 m now, chosen a second later once the fix after the turn had come).
     private func distanceDeferral(of chosen: [Location], at fix: Location, atOnce: Bool, owing: PlacesOwed,
                                   placesUntil latest: FixTime?) -> Deferral {
         if !atOnce, chosen.count > 1, let latest, chosen[chosen.count - 2].time >= latest, let last = chosen.last,
            last.time < fix.time, last.time.seconds(to: fix.time) < wait {
             return .last(until: fix.time)
+        }
+        if !atOnce, owing != .others, let last = chosen.last, last.time < fix.time, !filtering.stores(fix, after: last), !overdue(at: fix) {
+            return .untilStorable(last)
         }
         return !atOnce && owing == .nothing && !settled(at: fix) ? .after(fix.time.adding(seconds: -wait)) : .none
     }

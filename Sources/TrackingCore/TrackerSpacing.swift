@@ -50,6 +50,10 @@ public struct TrackerSpacing: Sendable {
     var owedAt: FixTime?
     /// When the owed points may next be decided (a decision that kept nothing is not repeated at once).
     var nextAttempt: FixTime?
+    /// Under a distance rule, the point a choice would have kept last with the stretch after it
+    /// open, put off until a fix comes that the tracker would store after it (`distanceDeferral`):
+    /// the choice is not made again before then.
+    var awaitingRoadAfter: Location?
     /// A wish the tracker would store, held for `lookahead` before it is kept: when the next wish
     /// comes too close to it, the two are weighed together (see `consider`).
     private var tentative: KeptLocation? {
@@ -290,6 +294,7 @@ public struct TrackerSpacing: Sendable {
     mutating func keep(_ location: Location) {
         lastKept = location
         meetBy = nil
+        awaitingRoadAfter = nil
         forget(through: location.time)
     }
 

@@ -255,6 +255,57 @@ import TrackingCore
         #expect(farthest <= 10, "every fix within the tolerance: \(farthest) m")
     }
 
+    /// East at 10 m/s from a point kept at 0 s; a heartbeat wished at 58 s; from 60 s a U-turn to
+    /// the left 30 m across at 5 m/s (9.4 s), its corners wished at 63 s and 66 s; then west at
+    /// 10 m/s to the end at 120 s. Returns the seconds of the points kept and the farthest fix
+    /// from the track.
+    static func heartbeatThenAUTurn(_ filtering: TrackerFiltering) -> (seconds: [Double], farthest: Double) {
+        var spacing = TrackerSpacing(filtering: filtering)
+        let start = Track.fix(0)
+        spacing.resume(after: start)
+        let (radius, turnSpeed) = (15.0, 5.0)
+        let turnSeconds = Double.pi * radius / turnSpeed
+        func place(_ t: Double) -> (east: Double, north: Double, course: Double, speed: Double) {
+            if t <= 60 { return (10 * t, 0, 90, 10) }
+            guard t > 60 + turnSeconds else {
+                let angle = (t - 60) * turnSpeed / radius
+                return (600 + radius * sin(angle), radius - radius * cos(angle), (450 - angle * 180 / .pi).truncatingRemainder(dividingBy: 360), turnSpeed)
+            }
+            return (600 - 10 * (t - 60 - turnSeconds), 2 * radius, 270, 10)
+        }
+        var kept: [KeptLocation] = []
+        var road: [Location] = []
+        for second in 1...120 {
+            let (east, north, course, speed) = place(Double(second))
+            let fix = Track.fix(Double(second), east: east, north: north, speed: speed, course: course)
+            road.append(fix)
+            let wish: KeptLocation? = switch second {
+            case 58: KeptLocation(location: fix, trigger: .heartbeat)
+            case 63: KeptLocation(location: road[60], trigger: .deviation)
+            case 66: KeptLocation(location: road[63], trigger: .deviation)
+            default: nil
+            }
+            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+        }
+        kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
+        let track = [start] + kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(filtering.stores(b, after: a)) }
+        let (_, farthest) = SimplificationFidelityTests.compliance(road, track: track, tolerance: 10)
+        return (kept.map { Track.start.seconds(to: $0.location.time) }, farthest)
+    }
+
+    /// The heartbeat's wait ran out at 68 s, while the vehicle was in the U-turn: the choice then
+    /// kept 62 s with the stretch after it open, though no fix yet was 30 m from it, and the rule
+    /// put the next point at 70 s, across the U-turn 12.6 m from the road (an unseen random road
+    /// at 1 Hz under AccuracyBased: 15.5 m from the true path; 11.2 m now). Under a distance rule
+    /// such a last point waits until a fix comes that the tracker would store after it, and is
+    /// chosen again then, with the stretch it opens measured.
+    @Test func aPointWhoseNextTheRuleDoesNotYetAllowIsChosenOnceItDoes() {
+        let (seconds, farthest) = Self.heartbeatThenAUTurn(.distanceBased)
+        #expect(farthest <= 10, "every fix within the tolerance: \(farthest) m; kept \(seconds)")
+        #expect(seconds.first.map { $0 >= 58 && $0 <= 62 } ?? false, "the heartbeat met before the U-turn: \(seconds)")
+    }
+
     /// East at 10 m/s from a point kept at 0 s; a heartbeat wished at 60 s, 600 m east, where the
     /// vehicle stops (a red light: a stop wished 5 s later); standing until 90 s, then north to
     /// the end at 150 s. Returns the seconds of the points kept and what the constraint held back.
