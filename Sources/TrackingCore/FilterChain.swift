@@ -94,6 +94,7 @@ public struct FilterChain: Sendable {
     private mutating func keep(_ location: Location) -> [KeptLocation] {
         let wished = triggers.process(location)
         let kept = spacing.process(location, kept: wished, offset: triggers.lastOffset)
+        if let point = spacing.settledPoint { triggers.rebase(on: point) }
         count(kept)
         return kept
     }

@@ -656,6 +656,27 @@ public struct MotionTriggers: Sendable {
         holdAgain(held)
     }
 
+    /// Judges the fixes from `point`, the point the tracker has, where it is not the last one
+    /// these triggers kept: under a tracker's rule the spacing may keep another fix for a wish, or
+    /// none. Judged from the wish instead, the stretch after the point the tracker has was never
+    /// checked: a heartbeat kept a second before a corner stood in for the corner's point, and
+    /// the triggers, judging from the corner's fix, saw a straight road after it while the track
+    /// from the heartbeat's fix to the next point cut the corner by 12.5 m (an unseen make_drive
+    /// seed under DistanceBased). Fixes between `point` and the last kept one that were never
+    /// held (before it) are judged with the whole tolerance; only while moving.
+    public mutating func rebase(on point: Location) {
+        guard motion == .moving, let last = lastKept, point.time != last.time else { return }
+        var held = since
+        if point.time < last.time {
+            held.insert((last, 0, 0, false, .straight, false, false, nil), at: 0)
+        } else {
+            held.removeAll { $0.location.time <= point.time }
+        }
+        pendingCorner = nil
+        _ = keep(point, .deviation)
+        holdAgain(held)
+    }
+
     /// Holds fixes held before again, judged from the last kept fix: their place on its plane and
     /// whether a segment from it reaches them are worked out anew.
     private mutating func holdAgain(_ held: [Held]) {

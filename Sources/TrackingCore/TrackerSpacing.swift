@@ -91,6 +91,12 @@ public struct TrackerSpacing: Sendable {
     private var firstAllowedSearch: (index: Int?, asked: Int) = (nil, 0)
     private let maxHeld = 2000
 
+    /// The point the tracker has, when nothing is held or owed after it (under a rule): what the
+    /// triggers judge the road after it from (`MotionTriggers.rebase(on:)`).
+    public var settledPoint: Location? {
+        filtering != .none && tentative == nil && owed.isEmpty ? lastKept : nil
+    }
+
     /// Fixes held since the last kept point (none without a rule).
     public var heldFixes: Int { since.count }
 

@@ -65,4 +65,29 @@ import TrackingCore
             #expect(rejections <= chain.counters.rejected[.outlier, default: 0])
         }
     }
+
+    /// East at 12 m/s from the first point; a heartbeat falls due at 60 s, and at 61 s the road
+    /// bends left, 40 degrees over 8 s, then goes on straight to a stop at 160 s. Under
+    /// DistanceBased the heartbeat's point (64 s, in the bend) stands in for the bend's, which is
+    /// too near it for the rule. Judged from the bend's own point the triggers then saw a
+    /// straight road, and the track from the heartbeat's point to the next left the bend's fixes
+    /// 9.7 m inside it, where its inside has 7 m (`MotionTriggers.turnShare`); judged from the
+    /// point the tracker has, they wish another, and the track keeps to the bend's share.
+    @Test func underARuleTheRoadAfterThePointTheTrackerHasIsJudgedFromIt() {
+        let fixes = Track.driven(through: 200, speed: { $0 >= 160 ? 0 : 12 },
+                                 heading: { $0 < 61 ? 90 : $0 < 69 ? 90 - 5 * Double($0 - 60) : 50 })
+        var configuration = FilterConfiguration()
+        configuration.trackerFiltering = .distanceBased
+        var chain = FilterChain(configuration: configuration)
+        var kept: [KeptLocation] = []
+        for fix in fixes { kept += chain.process(fix, clock: Track.synced).kept }
+        kept += chain.finish()
+        let track = kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.distanceBased.stores(b, after: a)) }
+        let seconds = kept.map { Track.start.seconds(to: $0.location.time) }
+        #expect(kept.contains { $0.trigger == .heartbeat && (60...66).contains(Track.start.seconds(to: $0.location.time)) }, "\(seconds)")
+        let moving = fixes.filter { ($0.speed ?? 0) > 1 }
+        let (_, farthest) = SimplificationFidelityTests.compliance(moving, track: track, tolerance: 10)
+        #expect(farthest <= MotionTriggers.turnShare * configuration.maxDeviation, "the bend within its share: \(farthest) m; kept \(seconds)")
+    }
 }
