@@ -208,24 +208,30 @@ import TrackingCore
     /// With `bend`, the road already bends north-east at 60 s, so the straight line to the corner
     /// passes 33 m from the heartbeat's fix.
     static func heartbeatThenACorner(_ filtering: TrackerFiltering, bend: Bool = false) -> (seconds: [Double], withheld: Int, farthest: Double) {
-        var spacing = TrackerSpacing(filtering: filtering)
-        let start = Track.fix(0)
-        spacing.resume(after: start)
         func place(_ t: Double) -> (east: Double, north: Double) {
             if bend, t > 60 { return (600 + 7.07 * (t - 60), 7.07 * (t - 60)) }
             return t <= 65 ? (10 * t, 0) : (650, 10 * (t - 65))
         }
-        var kept: [KeptLocation] = []
-        var road: [Location] = []
-        for second in 1...100 {
+        let road = (1...100).map { second in
             let (east, north) = place(Double(second))
-            let fix = Track.fix(Double(second), east: east, north: north, course: second <= 60 || (!bend && second <= 65) ? 90 : bend ? 45 : 0)
-            road.append(fix)
-            let wish: KeptLocation? = switch second {
-            case 60: KeptLocation(location: fix, trigger: .heartbeat)
-            case 68: KeptLocation(location: road[64], trigger: .deviation)
-            default: nil
-            }
+            return Track.fix(Double(second), east: east, north: north, course: second <= 60 || (!bend && second <= 65) ? 90 : bend ? 45 : 0)
+        }
+        return replay(filtering, road: road, wishes: [60: (60, .heartbeat), 68: (65, .deviation)])
+    }
+
+    /// `road` (a fix each second from 1 s, after a point kept at 0 s) through the spacing alone
+    /// under `filtering`, the triggers' wishes by the second each comes (the fix's second and its
+    /// trigger), and a final point at the end: the seconds of the points kept, what the
+    /// constraint held back, and the farthest fix from the track.
+    static func replay(_ filtering: TrackerFiltering, road: [Location], wishes: [Int: (fix: Int, trigger: KeepTrigger)])
+        -> (seconds: [Double], withheld: Int, farthest: Double)
+    {
+        var spacing = TrackerSpacing(filtering: filtering)
+        let start = Track.fix(0)
+        spacing.resume(after: start)
+        var kept: [KeptLocation] = []
+        for (index, fix) in road.enumerated() {
+            let wish = wishes[index + 1].map { KeptLocation(location: road[$0.fix - 1], trigger: $0.trigger) }
             kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
         }
         kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
@@ -260,9 +266,6 @@ import TrackingCore
     /// 10 m/s to the end at 120 s. Returns the seconds of the points kept and the farthest fix
     /// from the track.
     static func heartbeatThenAUTurn(_ filtering: TrackerFiltering) -> (seconds: [Double], farthest: Double) {
-        var spacing = TrackerSpacing(filtering: filtering)
-        let start = Track.fix(0)
-        spacing.resume(after: start)
         let (radius, turnSpeed) = (15.0, 5.0)
         let turnSeconds = Double.pi * radius / turnSpeed
         func place(_ t: Double) -> (east: Double, north: Double, course: Double, speed: Double) {
@@ -273,25 +276,12 @@ import TrackingCore
             }
             return (600 - 10 * (t - 60 - turnSeconds), 2 * radius, 270, 10)
         }
-        var kept: [KeptLocation] = []
-        var road: [Location] = []
-        for second in 1...120 {
+        let road = (1...120).map { second in
             let (east, north, course, speed) = place(Double(second))
-            let fix = Track.fix(Double(second), east: east, north: north, speed: speed, course: course)
-            road.append(fix)
-            let wish: KeptLocation? = switch second {
-            case 58: KeptLocation(location: fix, trigger: .heartbeat)
-            case 63: KeptLocation(location: road[60], trigger: .deviation)
-            case 66: KeptLocation(location: road[63], trigger: .deviation)
-            default: nil
-            }
-            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+            return Track.fix(Double(second), east: east, north: north, speed: speed, course: course)
         }
-        kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
-        let track = [start] + kept.map(\.location)
-        for (a, b) in zip(track, track.dropFirst()) { #expect(filtering.stores(b, after: a)) }
-        let (_, farthest) = SimplificationFidelityTests.compliance(road, track: track, tolerance: 10)
-        return (kept.map { Track.start.seconds(to: $0.location.time) }, farthest)
+        let replayed = replay(filtering, road: road, wishes: [58: (58, .heartbeat), 63: (61, .deviation), 66: (64, .deviation)])
+        return (replayed.seconds, replayed.farthest)
     }
 
     /// The heartbeat's wait ran out at 68 s, while the vehicle was in the U-turn: the choice then
