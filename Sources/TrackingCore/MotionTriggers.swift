@@ -673,7 +673,7 @@ public struct MotionTriggers: Sendable {
             held.removeAll { $0.location.time <= point.time }
         }
         pendingCorner = nil
-        _ = keep(point, .deviation)
+        judge(from: point)
         holdAgain(held)
     }
 
@@ -684,10 +684,15 @@ public struct MotionTriggers: Sendable {
     }
 
     private mutating func keep(_ fix: Location, _ trigger: KeepTrigger) -> KeptLocation {
+        judge(from: fix)
+        return KeptLocation(location: fix, trigger: trigger)
+    }
+
+    /// Makes `fix` the point the fixes after it are judged from, none of them held yet.
+    private mutating func judge(from fix: Location) {
         lastKept = fix
         since.removeAll(keepingCapacity: true)
         plane = LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
         cone = DirectionCone(tolerance: coneTolerance)
-        return KeptLocation(location: fix, trigger: trigger)
     }
 }
