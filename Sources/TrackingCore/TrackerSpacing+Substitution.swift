@@ -109,9 +109,14 @@ extension TrackerSpacing {
             let trigger = owed.last { $0.location.time <= point.time }?.trigger ?? owed.first?.trigger ?? .deviation
             out.append(KeptLocation(location: point, trigger: trigger))
         }
-        let newest = kept[kept.count - 1]
+        let reachesEnd = mustReachEnd && kept[kept.count - 1].time == since.last?.time
+        if reachesEnd, let origin = lastKept, let end = since.last,
+           let place = placeStood(at: end, after: kept.count > 1 ? kept[kept.count - 2] : origin) {
+            out[out.count - 1].location = place
+        }
+        let newest = out[out.count - 1].location
         owed.removeAll { $0.location.time <= newest.time }
-        if mustReachEnd, newest.time == since.last?.time { owed.removeAll() }
+        if reachesEnd { owed.removeAll() }
         keep(newest)
         nextAttempt = again
         return out

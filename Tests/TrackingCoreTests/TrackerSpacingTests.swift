@@ -163,6 +163,39 @@ import TrackingCore
         #expect(stop.map { $0.at <= 30 + 5 + 60 + 1 } == true, "kept \(kept.map { ($0.at, $0.point.trigger) })")
     }
 
+    /// North at 8 m/s, then `east` seconds east (a corner too near the stop for a distance rule
+    /// to store both), standing from second 30 for `standing` seconds with the receiver drifting
+    /// about the place as a parked receiver does: six fixes in seven 6-8 m off it (the stop's
+    /// own fix among them), one within a metre, and the very last 12 m east. Returns the fixes
+    /// and the place.
+    static func parkedWithDrift(east: Int, standing: Int) -> (fixes: [Location], place: Location) {
+        let drift = [(0.3, 0.2), (6.0, -3.0), (-6.0, 3.0), (3.0, 7.0), (-3.0, -7.0), (7.0, 2.0), (-7.0, -2.0)]
+        var fixes = Track.driven(through: 29, speed: 8, heading: { $0 < 30 - east ? 0 : 90 })
+        let place = (east: 8.0 * Double(east), north: 8.0 * Double(30 - east))
+        for second in 30...(30 + standing) {
+            let (x, y) = second == 30 + standing ? (12.0, 0.0) : drift[(second + 3) % drift.count]
+            fixes.append(Track.fix(Double(second), east: place.east + x, north: place.north + y, speed: 0, course: 0, accuracy: 8))
+        }
+        return (fixes, Track.fix(30, east: place.east, north: place.north, speed: 0))
+    }
+
+    /// Under a distance rule the stop's point is where the vehicle stands, not the fix the
+    /// stop was wished at, nor the one that happened to be newest when it was kept: kept at the
+    /// end of the fixes, the last one (12 m off) was the stored track's end; kept once the
+    /// vehicle had stood a minute, whichever fix came then. The same where a corner just
+    /// before the stop is owed with it.
+    @Test(arguments: [TrackerFiltering.distanceBased, .accuracyBased], [(0, 40), (0, 120), (3, 40), (3, 120)])
+    func theStopsPointIsWhereTheParkedVehicleStands(filtering: TrackerFiltering, drive: (east: Int, standing: Int)) {
+        let (fixes, place) = Self.parkedWithDrift(east: drive.east, standing: drive.standing)
+        let kept = Self.run(filtering, fixes: fixes).kept.map(\.location)
+        for (a, b) in zip(kept, kept.dropFirst()) { #expect(filtering.stores(b, after: a)) }
+        let parked = kept.filter { Track.start.seconds(to: $0.time) >= 30 }
+        #expect((1...2).contains(parked.count), "kept \(kept.map { Track.start.seconds(to: $0.time) })")
+        for point in parked {
+            #expect(Geodesy.distance(point, place) < 2, "\(Track.start.seconds(to: point.time)) s: \(Geodesy.distance(point, place)) m from the place")
+        }
+    }
+
     @Test func timeBasedKeepsTheStopOnceAllowedAndNearIt() {
         let (kept, _) = Self.run(.timeBased)
         let parked = Self.drive()[120]
