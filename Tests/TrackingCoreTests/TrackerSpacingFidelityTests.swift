@@ -130,7 +130,6 @@ import TrackingCore
     static let knownExtraPoints: [String: (points: Int, why: String)] = [
         "canyon-5hz DistanceBased": (2, "the canyon's U-turn at 5 Hz, 20 m across: drawn with two points 20 m apart without a rule, it needs three 30 m apart under the rule to keep its inside within the bend's share; "
             + bendSharesApart),
-        "canyon-5hz AccuracyBased": (1, bendSharesApart),
         "highway-1hz DistanceBased": (1, bendSharesApart),
         "highway-1hz AccuracyBased": (1, bendSharesApart),
     ]
