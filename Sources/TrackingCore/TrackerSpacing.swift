@@ -306,15 +306,16 @@ public struct TrackerSpacing: Sendable {
     }
 
     /// Under a distance rule, where the vehicle stood at `fix`, when it stood there: of the
-    /// standing fixes held around it, the one nearest their mean that the tracker would store
-    /// after `previous`. One fix is the receiver's drift at that second, and under a distance
-    /// rule the stop's point is the only one there: at the end of a random road of our own
-    /// (5 Hz, both rules) the parked vehicle's last fix, kept as its place, lay 12 m from where
-    /// it stood, and so did the stored track's end (7.9 m from the true path with the place);
-    /// an unseen make_drive seed's red light, kept at the fix the stop was wished at, set its
-    /// track 12.2 m from the true path under both rules (11.7 and 11.5 m). Not under TimeBased,
-    /// where a place seconds earlier than the fix brings the next heartbeat due as much sooner:
-    /// at make_drive's red light one point more on every seed, the track 80 m off anyway.
+    /// standing fixes held around it, the one nearest their mean that comes after `previous` and
+    /// that the tracker would store after it. One fix is the receiver's drift at that second,
+    /// and under a distance rule the stop's point is the only one there: at the end of a random
+    /// road of our own (5 Hz, both rules) the parked vehicle's last fix, kept as its place, lay
+    /// 12 m from where it stood, and so did the stored track's end (7.9 m from the true path
+    /// with the place); an unseen make_drive seed's red light, kept at the fix the stop was
+    /// wished at, set its track 12.2 m from the true path under both rules (11.7 and 11.5 m).
+    /// Not under TimeBased, where a place seconds earlier than the fix brings the next heartbeat
+    /// due as much sooner: at make_drive's red light one point more on every seed, the track
+    /// 80 m off anyway.
     func placeStood(at fix: Location, after previous: Location) -> Location? {
         guard filtering != .timeBased, fix.stands(atMost: stoppedSpeed),
               let index = since.lastIndex(where: { $0.time == fix.time }) else { return nil }
@@ -327,7 +328,7 @@ public struct TrackerSpacing: Sendable {
         let points = run.map { plane.project($0) }
         let mean = (x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
         func offset(_ p: (x: Double, y: Double)) -> Double { ((p.x - mean.x) * (p.x - mean.x) + (p.y - mean.y) * (p.y - mean.y)).squareRoot() }
-        return zip(run, points).filter { filtering.stores($0.0, after: previous) }.min { offset($0.1) < offset($1.1) }?.0
+        return zip(run, points).filter { $0.0.time > previous.time && filtering.stores($0.0, after: previous) }.min { offset($0.1) < offset($1.1) }?.0
     }
 
     mutating func keep(_ location: Location) {
