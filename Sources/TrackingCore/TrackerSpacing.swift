@@ -324,11 +324,9 @@ public struct TrackerSpacing: Sendable {
         while last + 1 < since.endIndex, since[last + 1].stands(atMost: stoppedSpeed) { last += 1 }
         guard last > first else { return nil }
         let run = since[first...last]
-        let plane = LocalPlane(latitude: fix.latitude, longitude: fix.longitude)
-        let points = run.map { plane.project($0) }
-        let mean = (x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
-        func offset(_ p: (x: Double, y: Double)) -> Double { ((p.x - mean.x) * (p.x - mean.x) + (p.y - mean.y) * (p.y - mean.y)).squareRoot() }
-        return zip(run, points).filter { $0.0.time > previous.time && filtering.stores($0.0, after: previous) }.min { offset($0.1) < offset($1.1) }?.0
+        var place = ParkedPlace(kept: run[first])
+        for standing in run.dropFirst() { place.add(standing) }
+        return run.filter { $0.time > previous.time && filtering.stores($0, after: previous) }.min { place.offset(of: $0) < place.offset(of: $1) }
     }
 
     mutating func keep(_ location: Location) {
