@@ -5,9 +5,9 @@ import Uploader
 
 /// Knows the tracker's `PositionFiltering` and tells the filter and the uploader.
 ///
-/// With `tracker-filtering auto` it asks the tracker (DescribeTracker) at start and on SIGHUP. A
-/// Cognito guest role usually may not (`geo:DescribeTracker`): access denied means "assume
-/// TimeBased", the service's default, said once with the permission to add. A failed request never
+/// With `tracker-filtering auto` it asks the tracker (DescribeTracker) at start, on SIGHUP and
+/// about every hour. A Cognito guest role usually may not (`geo:DescribeTracker`): access denied
+/// means "assume TimeBased", the service's default, said once with the permission to add. A failed request never
 /// holds uploads back: the mode last learned (kept in the state directory) or TimeBased stands, and
 /// the tracker is asked again later. Under TimeBased the operator hears once what it costs and the
 /// command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand:
@@ -46,6 +46,8 @@ final class TrackerFilteringService: Service {
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let wakeup = Wakeup()
+    /// How often the tracker is asked again (`recheckInterval`; shorter in tests).
+    private let recheck: Duration
 
     /// How often the tracker's last stored position is remembered while running.
     static let rememberInterval = Duration.seconds(5)
@@ -62,8 +64,9 @@ final class TrackerFilteringService: Service {
     /// is the newest position the tracker stored, as the uploader knows it.
     init(configured: TrackerFiltering?, memory: TrackerMemory, tracker: String, directory: String, logger: Logger,
          client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void = { _ in },
-         lastStored: @escaping @Sendable () -> Location? = { nil }) {
+         lastStored: @escaping @Sendable () -> Location? = { nil }, recheck: Duration = recheckInterval) {
         current = Mutex(Self.initial(configured: configured, memory: memory))
+        self.recheck = recheck
         self.memory = Mutex(memory)
         self.tracker = tracker
         self.directory = directory
@@ -137,7 +140,9 @@ final class TrackerFilteringService: Service {
         guard snapshot.filtering == .timeBased, !warnedTimeBased.exchange(true, ordering: .relaxed) else { return }
         logger.warning("tracker '\(tracker)' stores at most one position per 30 s (PositionFiltering TimeBased, \(snapshot.source.rawValue)): "
             + "gpstrackd keeps the best point it may every 30 s, and corners between them are cut. To store the track as kept: "
-            + "aws location update-tracker --tracker-name \(tracker) --position-filtering AccuracyBased")
+            + "aws location update-tracker --tracker-name \(tracker) --position-filtering AccuracyBased"
+            + (snapshot.source == .configured ? ", and set tracker-filtering to auto or the new mode"
+                : " (gpstrackd asks the tracker again within the hour, or at once on SIGHUP)"))
     }
 
     /// Applies `configured` (at start, on a reload), or with nil (`auto`) asks the tracker in the
@@ -165,27 +170,31 @@ final class TrackerFilteringService: Service {
         }
     }
 
-    /// Asks the tracker until it answers or refuses; `apply` receives each mode learned.
+    /// Asks the tracker until it answers or refuses, and again about every `recheck`: an operator
+    /// who follows the TimeBased warning's command has the track kept by the new mode within the
+    /// hour on every box, without reaching any of them, and a tracker changed to a stricter mode
+    /// has its rule obeyed before many positions are sent that it would drop. `apply` receives
+    /// each mode learned; a mode that changed is said once, the same answer again not at all.
     private func learn() async {
-        var delay = 30.0
-        var saidFailure = false
+        var delay = Self.firstRetry
+        var saidFailure = false, saidDenied = false, asked = false
         while !Task.isCancelled {
+            let wait: Duration
             do throws(TrackerError) {
                 let filtering = try await client.describeTracker(tracker)
-                logger.info("tracker '\(tracker)' filters positions: \(filtering)")
-                apply(set(filtering, source: .describeTracker))
-                answered.store(true, ordering: .releasing)
-                if let problem = remember({ $0.filtering = filtering.rawValue }) {
-                    logger.warning("cannot remember the tracker's filtering: \(problem)")
-                }
-                return
+                learned(filtering, firstAnswer: !asked)
+                (delay, saidFailure, asked, wait) = (Self.firstRetry, false, true, recheckWithJitter())
             } catch let .accessDenied(_, _, message) {
-                logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
-                    + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
-                    + "or set tracker-filtering to the tracker's mode")
-                apply(set(.timeBased, source: .assumed))
+                if !saidDenied {
+                    logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
+                        + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
+                        + "or set tracker-filtering to the tracker's mode")
+                    saidDenied = true
+                }
+                // A mode the tracker told before stands; with none, the service's default.
+                if snapshot.source != .describeTracker { apply(set(.timeBased, source: .assumed)) }
                 answered.store(true, ordering: .releasing)
-                return
+                (delay, wait) = (Self.firstRetry, recheckWithJitter())
             } catch {
                 if !saidFailure {
                     let now = snapshot
@@ -194,9 +203,39 @@ final class TrackerFilteringService: Service {
                     saidFailure = true
                     warnIfTimeBased()
                 }
+                wait = .seconds(delay)
+                delay = min(delay * 2, Self.longestRetry)
             }
-            try? await Task.sleep(for: .seconds(delay))
-            delay = min(delay * 2, 600)
+            try? await Task.sleep(for: wait)
         }
     }
+
+    /// An answer: said when it is the first since start or a reload, or a change; applied and
+    /// remembered when it is news.
+    private func learned(_ filtering: TrackerFiltering, firstAnswer: Bool) {
+        let before = snapshot
+        answered.store(true, ordering: .releasing)
+        let changed = before.source == .describeTracker && before.filtering != filtering
+        if changed {
+            logger.notice("tracker '\(tracker)' now filters positions: \(filtering) (was \(before.filtering))")
+        } else if firstAnswer {
+            logger.info("tracker '\(tracker)' filters positions: \(filtering)")
+        }
+        guard before.source != .describeTracker || changed else { return }
+        apply(set(filtering, source: .describeTracker))
+        if let problem = remember({ $0.filtering = filtering.rawValue }) {
+            logger.warning("cannot remember the tracker's filtering: \(problem)")
+        }
+    }
+
+    /// `recheck`, a quarter either way at random: boxes of a fleet started together ask apart.
+    private func recheckWithJitter() -> Duration {
+        recheck * Double.random(in: 0.75...1.25)
+    }
+
+    /// The first wait after a failed question, doubling to `longestRetry`, seconds.
+    static let firstRetry = 30.0
+    static let longestRetry = 600.0
+    /// How often the tracker is asked again once it answered (or refused).
+    static let recheckInterval = Duration.seconds(3600)
 }

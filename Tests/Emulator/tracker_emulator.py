@@ -78,7 +78,7 @@ class Emulator:
                            describe_denied=False, describe_failing=False)
         self.stats = dict(requests=0, signature_failures=0, expired=0, skewed=0, throttled=0,
                           identities=0, credentials_issued=0, batches=0, errors=0, dropped=0, lost=0,
-                          item_errors=0, max_requests_per_second=0)
+                          item_errors=0, max_requests_per_second=0, describes=0)
         self.last_headers = []  # header names of the last tracker request, as sent
         self.last_signed = None  # the SignedHeaders of the last request checked for a signature
         self.arrivals = []  # monotonic arrival times of tracker requests
@@ -255,6 +255,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def describe(self, tracker):
         emu = self.server.emulator
+        emu.count("describes")
         if emu.config["describe_failing"]:
             return self.fail(503, "InternalServerException", "injected: DescribeTracker failed")
         if emu.config["describe_denied"]:

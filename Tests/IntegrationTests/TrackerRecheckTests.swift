@@ -1,0 +1,60 @@
+import AWSLocation
+@testable import Daemon
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import TrackingCore
+
+/// With `tracker-filtering auto` the tracker is asked again while the daemon runs (against the
+/// project's emulator, every 0.2 s here instead of the hour): an operator who changes the
+/// tracker's mode has it followed without reaching the box.
+@Suite struct TrackerRecheckTests {
+    @Test func aModeChangedOnTheTrackerIsFollowedAndSaidOnce() async throws {
+        let directory = TestPaths.temporaryDirectory("recheck")
+        let emulator = try await TrackerEmulator.start(directory: directory)
+        defer { emulator.stop() }
+        try await emulator.configure(["position_filtering": "TimeBased"])
+        let lines = Mutex<[String]>([])
+        let applied = Mutex<[TrackerFiltering]>([])
+        let client = TrackerClient(region: "eu-west-1", endpoint: emulator.endpoint,
+                                   credentials: StaticCredentialProvider(emulator.staticCredentials), transport: SocketTransport())
+        let service = TrackerFilteringService(
+            configured: nil, memory: TrackerMemory(), tracker: "fleet", directory: directory.path,
+            logger: Logger(level: .info, format: .text, sink: { line in lines.withLock { $0.append(line) } }), client: client,
+            apply: { mode in applied.withLock { $0.append(mode) } }, recheck: .milliseconds(200))
+        let running = Task { await service.run() }
+        defer { service.shutDownGracefully() }
+        func said(_ text: String) -> Int { lines.withLock { $0.filter { $0.contains(text) }.count } }
+
+        try #require(await eventually { applied.withLock { $0 } == [.timeBased] }, "the first answer is applied")
+        #expect(said("tracker 'fleet' filters positions: TimeBased") == 1)
+        #expect(said("--position-filtering AccuracyBased (gpstrackd asks the tracker again within the hour, or at once on SIGHUP)") == 1,
+                "the TimeBased warning, once, saying when the change is followed")
+
+        // The same answer again: nothing applied, nothing said.
+        let asked = try await emulator.stat("describes")
+        try #require(await eventually { try await emulator.stat("describes") >= asked + 3 }, "asked again")
+        #expect(applied.withLock { $0 } == [.timeBased])
+        #expect(said("filters positions") == 1)
+
+        // The operator follows the warning's command: the new mode is applied, said once, remembered.
+        try await emulator.configure(["position_filtering": "AccuracyBased"])
+        try #require(await eventually { applied.withLock { $0 } == [.timeBased, .accuracyBased] }, "\(lines.withLock { $0 })")
+        #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
+        #expect(said("tracker 'fleet' now filters positions: AccuracyBased (was TimeBased)") == 1)
+        #expect(TrackerMemory.load(from: directory.path).knownFiltering == .accuracyBased, "remembered for the next start")
+
+        // A denial later (the role changed): the mode the tracker told stands, said once.
+        let before = try await emulator.stat("describes")
+        try await emulator.configure(["describe_denied": true])
+        try #require(await eventually { try await emulator.stat("describes") >= before + 3 })
+        #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
+        #expect(applied.withLock { $0 } == [.timeBased, .accuracyBased])
+        #expect(said("access denied") == 1)
+        #expect(said("now filters positions") == 1)
+
+        service.shutDownGracefully()
+        await running.value
+    }
+}
