@@ -90,4 +90,31 @@ import TrackingCore
         let (_, farthest) = SimplificationFidelityTests.compliance(moving, track: track, tolerance: 10)
         #expect(farthest <= MotionTriggers.turnShare * configuration.maxDeviation, "the bend within its share: \(farthest) m; kept \(seconds)")
     }
+
+    /// The tracker's mode changes while the vehicle drives (learned again every hour, or on a
+    /// reload), with corners, stops and heartbeats owed: from each change on, every point kept is
+    /// one the tracker in its new mode stores after the point before it, so nothing sent is lost.
+    @Test(arguments: ["drive-seed11", "route-random202-5hz"])
+    func aModeChangedWhileDrivingIsObeyedFromThePointBeforeOn(drive: String) async throws {
+        let fixes = try FilterFidelityTests.locations("\(drive).locations.jsonl")
+        let modes: [TrackerFiltering] = [.none, .timeBased, .distanceBased, .accuracyBased, .timeBased, .distanceBased, .none]
+        let clock = ClockReading(now: FixTime(iso8601: "2026-11-30T00:00:00Z")!, synchronized: true)
+        let kept = try await offThePool { () -> [(mode: TrackerFiltering, location: Location)] in
+            var chain = FilterChain(configuration: FilterConfiguration())
+            var kept: [(mode: TrackerFiltering, location: Location)] = []
+            for (index, fix) in fixes.enumerated() {
+                let mode = modes[index * modes.count / fixes.count]
+                if chain.configuration.trackerFiltering != mode { chain.configuration.trackerFiltering = mode }
+                kept += chain.process(fix, clock: clock).kept.map { (mode, $0.location) }
+            }
+            return kept + chain.finish().map { (modes[modes.count - 1], $0.location) }
+        }
+        for mode in Set(modes) { #expect(kept.contains { $0.mode == mode }, "points kept under \(mode)") }
+        for (before, point) in zip(kept, kept.dropFirst()) {
+            #expect(before.location.time < point.location.time)
+            let gap = "\(Geodesy.distance(before.location, point.location)) m and \(before.location.time.seconds(to: point.location.time)) s"
+            #expect(point.mode.stores(point.location, after: before.location),
+                    "\(point.mode) would drop \(point.location.time.iso8601), \(gap) after \(before.location.time.iso8601)")
+        }
+    }
 }
