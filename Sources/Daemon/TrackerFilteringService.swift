@@ -46,8 +46,10 @@ final class TrackerFilteringService: Service {
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let wakeup = Wakeup()
-    /// How often the tracker is asked again (`recheckInterval`; shorter in tests).
+    /// How often the tracker is asked again (`recheckInterval`), and after a failure
+    /// (`retryPolicy`); shorter in tests.
     private let recheck: Duration
+    private let retry: RetryPolicy
 
     /// How often the tracker's last stored position is remembered while running.
     static let rememberInterval = Duration.seconds(5)
@@ -64,9 +66,11 @@ final class TrackerFilteringService: Service {
     /// is the newest position the tracker stored, as the uploader knows it.
     init(configured: TrackerFiltering?, memory: TrackerMemory, tracker: String, directory: String, logger: Logger,
          client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void = { _ in },
-         lastStored: @escaping @Sendable () -> Location? = { nil }, recheck: Duration = recheckInterval) {
+         lastStored: @escaping @Sendable () -> Location? = { nil }, recheck: Duration = recheckInterval,
+         retry: RetryPolicy = retryPolicy) {
         current = Mutex(Self.initial(configured: configured, memory: memory))
         self.recheck = recheck
+        self.retry = retry
         self.memory = Mutex(memory)
         self.tracker = tracker
         self.directory = directory
@@ -176,14 +180,14 @@ final class TrackerFilteringService: Service {
     /// has its rule obeyed before many positions are sent that it would drop. `apply` receives
     /// each mode learned; a mode that changed is said once, the same answer again not at all.
     private func learn() async {
-        var delay = Self.firstRetry
+        var failures = 0
         var saidFailure = false, saidDenied = false, asked = false
         while !Task.isCancelled {
             let wait: Duration
             do throws(TrackerError) {
                 let filtering = try await client.describeTracker(tracker)
                 learned(filtering, firstAnswer: !asked)
-                (delay, saidFailure, asked, wait) = (Self.firstRetry, false, true, recheckWithJitter())
+                (failures, saidFailure, asked, wait) = (0, false, true, recheckWithJitter())
             } catch let .accessDenied(_, _, message) {
                 if !saidDenied {
                     logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
@@ -194,7 +198,7 @@ final class TrackerFilteringService: Service {
                 // A mode the tracker told before stands; with none, the service's default.
                 if snapshot.source != .describeTracker { apply(set(.timeBased, source: .assumed)) }
                 answered.store(true, ordering: .releasing)
-                (delay, wait) = (Self.firstRetry, recheckWithJitter())
+                (failures, wait) = (0, recheckWithJitter())
             } catch {
                 if !saidFailure {
                     let now = snapshot
@@ -203,8 +207,9 @@ final class TrackerFilteringService: Service {
                     saidFailure = true
                     warnIfTimeBased()
                 }
-                wait = .seconds(delay)
-                delay = min(delay * 2, Self.longestRetry)
+                failures += 1
+                let retryAfter: Double? = if case let .throttled(after, _) = error { after } else { nil }
+                wait = .seconds(retry.delay(failures: failures, retryAfter: retryAfter, unit: .random(in: 0..<1)))
             }
             try? await Task.sleep(for: wait)
         }
@@ -228,14 +233,17 @@ final class TrackerFilteringService: Service {
         }
     }
 
-    /// `recheck`, a quarter either way at random: boxes of a fleet started together ask apart.
+    /// Between three quarters of `recheck` and all of it, at random: boxes of a fleet started
+    /// together ask apart, and a change is followed within `recheck`.
     private func recheckWithJitter() -> Duration {
-        recheck * Double.random(in: 0.75...1.25)
+        recheck * Double.random(in: 0.75...1)
     }
 
-    /// The first wait after a failed question, doubling to `longestRetry`, seconds.
-    static let firstRetry = 30.0
-    static let longestRetry = 600.0
+    /// The wait after a failed question: at random up to 30 s, doubling to 10 minutes, and never
+    /// less than a throttled answer's Retry-After. At random, because a fleet's boxes started
+    /// together (or back after an outage) would otherwise ask together again, past
+    /// DescribeTracker's quota of 10 a second for the account, and be throttled together again.
+    static let retryPolicy = RetryPolicy(base: 30, cap: 600)
     /// How often the tracker is asked again once it answered (or refused).
     static let recheckInterval = Duration.seconds(3600)
 }

@@ -5,10 +5,12 @@ import Synchronization
 import Testing
 import TestSupport
 import TrackingCore
+import Uploader
 
 /// With `tracker-filtering auto` the tracker is asked again while the daemon runs (against the
-/// project's emulator, every 0.2 s here instead of the hour): an operator who changes the
-/// tracker's mode has it followed without reaching the box.
+/// project's emulator, every 0.2 s here instead of the hour, and after a failure within 0.1 s
+/// doubling instead of 30 s): an operator who changes the tracker's mode has it followed without
+/// reaching the box.
 @Suite struct TrackerRecheckTests {
     @Test func aModeChangedOnTheTrackerIsFollowedAndSaidOnce() async throws {
         let directory = TestPaths.temporaryDirectory("recheck")
@@ -22,7 +24,7 @@ import TrackingCore
         let service = TrackerFilteringService(
             configured: nil, memory: TrackerMemory(), tracker: "fleet", directory: directory.path,
             logger: Logger(level: .info, format: .text, sink: { line in lines.withLock { $0.append(line) } }), client: client,
-            apply: { mode in applied.withLock { $0.append(mode) } }, recheck: .milliseconds(200))
+            apply: { mode in applied.withLock { $0.append(mode) } }, recheck: .milliseconds(200), retry: RetryPolicy(base: 0.1, cap: 0.4))
         let running = Task { await service.run() }
         defer { service.shutDownGracefully() }
         func said(_ text: String) -> Int { lines.withLock { $0.filter { $0.contains(text) }.count } }
@@ -44,6 +46,20 @@ import TrackingCore
         #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
         #expect(said("tracker 'fleet' now filters positions: AccuracyBased (was TimeBased)") == 1)
         #expect(TrackerMemory.load(from: directory.path).knownFiltering == .accuracyBased, "remembered for the next start")
+
+        // The service fails for a while: the mode stands, the failure is said once, the question
+        // is asked again until it is answered, and the same answer then is not news.
+        let failing = try await emulator.stat("describes")
+        try await emulator.configure(["describe_failing": true])
+        try #require(await eventually { try await emulator.stat("describes") >= failing + 4 })
+        #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
+        #expect(said("cannot ask tracker 'fleet' for its PositionFiltering") == 1, "\(lines.withLock { $0 })")
+        #expect(said("keeping AccuracyBased (DescribeTracker) and asking again later") == 1)
+        try await emulator.configure(["describe_failing": false])
+        let answering = try await emulator.stat("describes")
+        try #require(await eventually { try await emulator.stat("describes") >= answering + 2 })
+        #expect(applied.withLock { $0 } == [.timeBased, .accuracyBased])
+        #expect(said("filters positions") == 2, "the first answer and the change, nothing since: \(lines.withLock { $0 })")
 
         // A denial later (the role changed): the mode the tracker told stands, said once.
         let before = try await emulator.stat("describes")
