@@ -45,7 +45,7 @@ import Uploader
         try #require(await eventually { applied.withLock { $0 } == [.timeBased, .accuracyBased] }, "\(lines.withLock { $0 })")
         #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
         #expect(said("tracker 'fleet' now filters positions: AccuracyBased (was TimeBased)") == 1)
-        #expect(TrackerMemory.load(from: directory.path).knownFiltering == .accuracyBased, "remembered for the next start")
+        #expect(await eventually { TrackerMemory.load(from: directory.path).knownFiltering == .accuracyBased }, "remembered for the next start")
 
         // The service fails for a while: the mode stands, the failure is said once, the question
         // is asked again until it is answered, and the same answer then is not news.
