@@ -7,10 +7,10 @@ import Uploader
 ///
 /// With `tracker-filtering auto` it asks the tracker (DescribeTracker) at start, on SIGHUP and
 /// about every hour. A Cognito guest role usually may not (`geo:DescribeTracker`): access denied
-/// means "assume TimeBased", the service's default, said once with the permission to add. A failed request never
-/// holds uploads back: the mode last learned (kept in the state directory) or TimeBased stands, and
-/// the tracker is asked again later. Under TimeBased the operator hears once what it costs and the
-/// command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand:
+/// means "assume TimeBased", the service's default, said once with the permission to add. A
+/// failed request never holds uploads back: the mode last learned (kept in the state directory)
+/// or TimeBased stands, and the tracker is asked again later. Under TimeBased the operator hears
+/// once what it costs and the command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand:
 /// while it runs it remembers the newest position the tracker stored (`lastStored`), for the
 /// spacing after a restart.
 final class TrackerFilteringService: Service {
