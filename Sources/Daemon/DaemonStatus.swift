@@ -97,6 +97,10 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         /// Points the filter held back (a better allowed one kept instead) and queued positions
         /// not sent, because the tracker would not have stored them.
         public var withheld: Int
+        /// With `tracker-filtering auto`: when the tracker last answered DescribeTracker (UTC), and,
+        /// while asking it again fails, why (the mode shown is then that answer's, or a guess).
+        public var answered: String?
+        public var askFailure: String?
     }
 
     public struct CredentialsState: Codable, Sendable, Equatable {
@@ -158,7 +162,9 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
             lines.append("data today (UTC): \(bytes) bytes" + (budget > 0 ? " of a budget of \(budget)" : ""))
         }
         if let filtering = tracker.filtering {
-            lines.append("tracker filtering: \(filtering)" + (tracker.source.map { " (\($0))" } ?? "") + ", \(tracker.withheld) withheld")
+            lines.append("tracker filtering: \(filtering)" + (tracker.source.map { " (\($0))" } ?? "") + ", \(tracker.withheld) withheld"
+                + (tracker.answered.map { ", last answered \($0)" } ?? "")
+                + (tracker.askFailure.map { "; asking again fails: \($0)" } ?? ""))
         }
         if let source = credentials.source {
             lines.append("credentials: \(source)" + (credentials.expires.map { ", expire \($0)" } ?? ""))

@@ -50,6 +50,15 @@ final class TrackerFilteringService: Service {
     /// (`retryPolicy`); shorter in tests.
     private let recheck: Duration
     private let retry: RetryPolicy
+    private let wallClock: @Sendable () -> FixTime
+    private let asked = Mutex(Asked())
+
+    /// When the tracker last answered DescribeTracker, and, while asking it fails, why: the mode
+    /// in force may be hours old, and `status` says so.
+    struct Asked: Sendable, Equatable {
+        var answered: FixTime?
+        var failure: String?
+    }
 
     /// How often the tracker's last stored position is remembered while running.
     static let rememberInterval = Duration.seconds(5)
@@ -67,8 +76,9 @@ final class TrackerFilteringService: Service {
     init(configured: TrackerFiltering?, memory: TrackerMemory, tracker: String, directory: String, logger: Logger,
          client: TrackerClient, apply: @escaping @Sendable (TrackerFiltering) -> Void = { _ in },
          lastStored: @escaping @Sendable () -> Location? = { nil }, recheck: Duration = recheckInterval,
-         retry: RetryPolicy = retryPolicy) {
+         retry: RetryPolicy = retryPolicy, wallClock: @escaping @Sendable () -> FixTime = SystemClock.now) {
         current = Mutex(Self.initial(configured: configured, memory: memory))
+        self.wallClock = wallClock
         self.recheck = recheck
         self.retry = retry
         self.memory = Mutex(memory)
@@ -111,6 +121,9 @@ final class TrackerFilteringService: Service {
     }
 
     var snapshot: Current { current.withLock { $0 } }
+
+    /// When the tracker last answered, and why asking it fails now (`Asked`).
+    var lastAsked: Asked { asked.withLock { $0 } }
 
     /// Whether the mode in force is known well enough to hold queued positions back for it.
     var isKnown: Bool { snapshot.source != .unanswered }
@@ -181,14 +194,15 @@ final class TrackerFilteringService: Service {
     /// each mode learned; a mode that changed is said once, the same answer again not at all.
     private func learn() async {
         var failures = 0
-        var saidFailure = false, saidDenied = false, asked = false
+        var saidFailure = false, saidDenied = false, answeredOnce = false
         while !Task.isCancelled {
             let wait: Duration
             do throws(TrackerError) {
                 let filtering = try await client.describeTracker(tracker)
-                learned(filtering, firstAnswer: !asked)
-                (failures, saidFailure, asked, wait) = (0, false, true, recheckWithJitter())
-            } catch let .accessDenied(_, _, message) {
+                learned(filtering, firstAnswer: !answeredOnce)
+                (failures, saidFailure, answeredOnce, wait) = (0, false, true, recheckWithJitter())
+            } catch let .accessDenied(operation, name, message) {
+                asked.withLock { $0.failure = TrackerError.accessDenied(operation: operation, tracker: name, message: message).description }
                 if !saidDenied {
                     logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
                         + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
@@ -207,6 +221,7 @@ final class TrackerFilteringService: Service {
                     saidFailure = true
                     warnIfTimeBased()
                 }
+                asked.withLock { $0.failure = "\(error)" }
                 failures += 1
                 let retryAfter: Double? = if case let .throttled(after, _) = error { after } else { nil }
                 wait = .seconds(retry.delay(failures: failures, retryAfter: retryAfter, unit: .random(in: 0..<1)))
@@ -219,6 +234,7 @@ final class TrackerFilteringService: Service {
     /// remembered when it is news.
     private func learned(_ filtering: TrackerFiltering, firstAnswer: Bool) {
         let before = snapshot
+        asked.withLock { $0 = Asked(answered: wallClock(), failure: nil) }
         answered.store(true, ordering: .releasing)
         let changed = before.source == .describeTracker && before.filtering != filtering
         if changed {

@@ -110,6 +110,8 @@ import TrackingCore
         #expect((tracker["withheld"] as? NSNumber)?.intValue ?? -1 >= (mode == "TimeBased" ? 1 : 0))
         #expect(run.stored.count == run.kept, "every kept position reaches the history")
         #expect(tracker["filtering"] as? String == mode && tracker["source"] as? String == "DescribeTracker", "\(tracker)")
+        #expect((tracker["answered"] as? String).flatMap(FixTime.init(iso8601:)) != nil && tracker["askFailure"] == nil,
+                "status.json says when the tracker answered: \(tracker)")
         #expect(run.metrics.contains("gpstrackd_tracker_filtering{mode=\"\(mode)\"} 1"), "\(run.metrics)")
         #expect(run.metrics.contains("# TYPE gpstrackd_withheld_total counter"))
         switch mode {

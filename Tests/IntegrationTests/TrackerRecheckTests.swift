@@ -31,6 +31,8 @@ import Uploader
 
         try #require(await eventually { applied.withLock { $0 } == [.timeBased] }, "the first answer is applied")
         #expect(said("tracker 'fleet' filters positions: TimeBased") == 1)
+        let firstAnswer = try #require(service.lastAsked.answered, "when the tracker answered, for status")
+        #expect(service.lastAsked.failure == nil)
         #expect(said("--position-filtering AccuracyBased (gpstrackd asks the tracker again within the hour, or at once on SIGHUP)") == 1,
                 "the TimeBased warning, once, saying when the change is followed")
 
@@ -55,11 +57,15 @@ import Uploader
         #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
         #expect(said("cannot ask tracker 'fleet' for its PositionFiltering") == 1, "\(lines.withLock { $0 })")
         #expect(said("keeping AccuracyBased (DescribeTracker) and asking again later") == 1)
+        #expect(service.lastAsked.failure?.contains("HTTP 503") == true, "status says why: \(service.lastAsked)")
+        let lastAnswer = try #require(service.lastAsked.answered)
+        #expect(lastAnswer > firstAnswer, "the answers while it answered count")
         try await emulator.configure(["describe_failing": false])
         let answering = try await emulator.stat("describes")
         try #require(await eventually { try await emulator.stat("describes") >= answering + 2 })
         #expect(applied.withLock { $0 } == [.timeBased, .accuracyBased])
         #expect(said("filters positions") == 2, "the first answer and the change, nothing since: \(lines.withLock { $0 })")
+        #expect(service.lastAsked.failure == nil && (service.lastAsked.answered ?? lastAnswer) > lastAnswer, "\(service.lastAsked)")
 
         // A denial later (the role changed): the mode the tracker told stands, said once.
         let before = try await emulator.stat("describes")
@@ -68,6 +74,7 @@ import Uploader
         #expect(service.snapshot == .init(filtering: .accuracyBased, source: .describeTracker))
         #expect(applied.withLock { $0 } == [.timeBased, .accuracyBased])
         #expect(said("access denied") == 1)
+        #expect(service.lastAsked.failure?.contains("the IAM policy must allow geo:DescribeTracker") == true, "\(service.lastAsked)")
         #expect(said("now filters positions") == 1)
 
         service.shutDownGracefully()

@@ -31,7 +31,8 @@ struct StatusReport: Sendable {
             spool: .init(queued: stats?.queued ?? 0, oldest: stats?.oldest?.iso8601, deadLetters: stats?.deadLetters ?? 0,
                          evictions: stats?.evictions ?? 0, heldInMemory: stats?.heldInMemory ?? 0, storeFailures: stats?.storeFailures ?? 0),
             upload: uploadState(upload),
-            tracker: .init(filtering: filtering?.snapshot.filtering.rawValue, source: filtering?.snapshot.source.rawValue, withheld: withheld),
+            tracker: .init(filtering: filtering?.snapshot.filtering.rawValue, source: filtering?.snapshot.source.rawValue, withheld: withheld,
+                           answered: filtering?.lastAsked.answered?.iso8601, askFailure: filtering?.lastAsked.failure),
             credentials: .init(source: credentialSource, expires: expires?.iso8601))
     }
 }
