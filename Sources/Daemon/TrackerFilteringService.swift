@@ -201,30 +201,31 @@ final class TrackerFilteringService: Service {
                 let filtering = try await client.describeTracker(tracker)
                 learned(filtering, firstAnswer: !answeredOnce)
                 (failures, saidFailure, answeredOnce, wait) = (0, false, true, recheckWithJitter())
-            } catch let .accessDenied(operation, name, message) {
-                asked.withLock { $0.failure = TrackerError.accessDenied(operation: operation, tracker: name, message: message).description }
-                if !saidDenied {
-                    logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
-                        + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
-                        + "or set tracker-filtering to the tracker's mode")
-                    saidDenied = true
-                }
-                // A mode the tracker told before stands; with none, the service's default.
-                if snapshot.source != .describeTracker { apply(set(.timeBased, source: .assumed)) }
-                answered.store(true, ordering: .releasing)
-                (failures, wait) = (0, recheckWithJitter())
             } catch {
-                if !saidFailure {
-                    let now = snapshot
-                    logger.warning("cannot ask tracker '\(tracker)' for its PositionFiltering (\(error)); keeping \(now.filtering) "
-                        + "(\(now.source.rawValue)) and asking again later")
-                    saidFailure = true
-                    warnIfTimeBased()
+                asked.withLock { $0.failure = error.description }
+                if case let .accessDenied(_, _, message) = error {
+                    if !saidDenied {
+                        logger.warning("cannot read tracker '\(tracker)''s PositionFiltering (access denied: \(message)); assuming TimeBased, the "
+                            + "service's default. Allow geo:DescribeTracker on arn:aws:geo:<region>:<account>:tracker/\(tracker), "
+                            + "or set tracker-filtering to the tracker's mode")
+                        saidDenied = true
+                    }
+                    // A mode the tracker told before stands; with none, the service's default.
+                    if snapshot.source != .describeTracker { apply(set(.timeBased, source: .assumed)) }
+                    answered.store(true, ordering: .releasing)
+                    (failures, wait) = (0, recheckWithJitter())
+                } else {
+                    if !saidFailure {
+                        let now = snapshot
+                        logger.warning("cannot ask tracker '\(tracker)' for its PositionFiltering (\(error)); keeping \(now.filtering) "
+                            + "(\(now.source.rawValue)) and asking again later")
+                        saidFailure = true
+                        warnIfTimeBased()
+                    }
+                    failures += 1
+                    let retryAfter: Double? = if case let .throttled(after, _) = error { after } else { nil }
+                    wait = .seconds(retry.delay(failures: failures, retryAfter: retryAfter, unit: .random(in: 0..<1)))
                 }
-                asked.withLock { $0.failure = "\(error)" }
-                failures += 1
-                let retryAfter: Double? = if case let .throttled(after, _) = error { after } else { nil }
-                wait = .seconds(retry.delay(failures: failures, retryAfter: retryAfter, unit: .random(in: 0..<1)))
             }
             try? await Task.sleep(for: wait)
         }
