@@ -10,9 +10,9 @@ import Uploader
 /// means "assume TimeBased", the service's default, said once with the permission to add. A
 /// failed request never holds uploads back: the mode last learned (kept in the state directory)
 /// or TimeBased stands, and the tracker is asked again later. Under TimeBased the operator hears
-/// once what it costs and the command that changes it. It is the one writer of `tracker.json` (`TrackerMemory`), kept in hand:
-/// while it runs it remembers the newest position the tracker stored (`lastStored`), for the
-/// spacing after a restart.
+/// once what it costs and the command that changes it. It is the one writer of `tracker.json`
+/// (`TrackerMemory`), kept in hand: while it runs it remembers the newest position the tracker
+/// stored (`lastStored`), for the spacing after a restart.
 final class TrackerFilteringService: Service {
     let name = "tracker-filtering"
     /// Where the mode in force came from.
