@@ -21,6 +21,9 @@ extension TrackerSpacing {
         // of our own: 152.6 m from the true path; 66.7 m, the best 62.6 m). Its fixes where it
         // stood are on the chosen track (`SpacedPath` measures from their mean).
         let due = PlacesDue(owed)
+        // Under TimeBased a stop owed may yet be a halt (`passHalts`): nothing is chosen while
+        // the vehicle stands within the wait after it.
+        if filtering == .timeBased, !now, let stop = due.stop, fix.stands(atMost: stoppedSpeed), stop.seconds(to: fix.time) < wait { return nil }
         guard let left = leftTheStop(due.stop, at: fix, now: now) else { return nil }
         let atOnce = due.atOnce(left: left)
         guard now || seenEnough(at: fix, due: due, left: left, atOnce: atOnce, firstAllowed: since[firstAllowed]) else { return nil }

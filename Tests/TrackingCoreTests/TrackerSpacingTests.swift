@@ -581,6 +581,49 @@ import TrackingCore
         #expect(fidelity.maxDeviation < 10, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(track.map { Track.start.seconds(to: $0.time) })")
     }
 
+    /// East at 10 m/s for `at` seconds, standing `standing` seconds at a red light, on east for
+    /// `then` seconds, a right-angle corner north, north for a minute and a half.
+    static func redLightThenACorner(at light: Int, standing: Int, then straight: Int = 10) -> [Location] {
+        let leaves = light + standing
+        return Track.driven(through: leaves + straight + 90, speed: { (light..<leaves).contains($0) ? 0 : 10 },
+                            heading: { $0 < leaves + straight ? 90 : 0 })
+    }
+
+    /// A halt (a red light of 12 s, its stop wished 5 s in) is no place the vehicle stays. At
+    /// 30 s its stop was held for the wait (15 s) and kept before the corner 10 s past the light
+    /// was seen; at 20 s, owed (the rule forbids 30 s after the first point), it was met at once
+    /// where the vehicle stood when the rule allowed it. Either way the point forbade the next
+    /// 30 s and the corner was cut by 79 and 87 m (a random road of our own at 1 Hz, a light
+    /// before an S-curve: 52.0 m from the true path, 38.3 m now). A stop the vehicle stays at
+    /// for 25 s keeps its point where it stood.
+    @Test(arguments: [(30, 12, false), (20, 12, false), (30, 25, true), (20, 25, true)])
+    func aHaltAtARedLightIsNoPlaceTheVehicleStays(light: Int, standing: Int, kept: Bool) {
+        let fixes = Self.redLightThenACorner(at: light, standing: standing)
+        let (track, fidelity) = Self.timeBasedTrack(fixes)
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        let atTheLight = seconds.filter { (Double(light)..<Double(light + standing)).contains($0) }
+        if kept {
+            #expect(atTheLight.count == 1, "one point where the vehicle stood: \(seconds)")
+        } else {
+            #expect(atTheLight.isEmpty, "no point where it halted: \(seconds)")
+            #expect(fidelity.maxDeviation < 5, "\(fidelity.maxDeviation) m from the road, at \(fidelity.worstTime?.iso8601 ?? "-"); kept \(seconds)")
+            #expect(TrackerSpacingTests.run(.timeBased, fixes: fixes).withheld >= 1, "the halt's stop held back and counted")
+        }
+    }
+
+    /// A halt owed is not met later either: with 25 s of straight road after the light, the
+    /// track goes from the first point to the corner. (Met as a stop the vehicle had left, by a
+    /// fix once the road after it was seen, it kept a point 13 s past the light, whose 30 s cut
+    /// the corner by 100 m.)
+    @Test(arguments: [20, 30])
+    func aHaltIsNotMetLater(light: Int) {
+        let corner = Double(light + 12 + 25)
+        let (track, fidelity) = Self.timeBasedTrack(Self.redLightThenACorner(at: light, standing: 12, then: 25))
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        #expect(Array(seconds.prefix(2)) == [0, corner], "the first point, then the corner: \(seconds)")
+        #expect(fidelity.maxDeviation < 5, "\(fidelity.maxDeviation) m from the road; kept \(seconds)")
+    }
+
     /// East at 15 m/s for 65 s, then a loop turning 8° a second for 30 s, then straight on.
     static func loop() -> [Location] {
         Track.driven(through: 180, speed: 15) { 90 + 8 * Double(min(max($0 - 64, 0), 30)) }
