@@ -624,6 +624,49 @@ import TrackingCore
         #expect(fidelity.maxDeviation < 5, "\(fidelity.maxDeviation) m from the road; kept \(seconds)")
     }
 
+    /// From a point kept at 0 s: east at 10 m/s to a red light 300 m on (30 s), a halt of 12 s
+    /// there (its stop wished 5 s in), the departure wished as it pulls away (its last standing
+    /// fix), a right-angle corner north `corner` seconds after the light (wished 3 s on), and
+    /// north for 90 s. The wishes as the triggers make them when they judge from the point 300 m
+    /// back. Returns the track and the fixes.
+    static func haltWithItsDeparture(corner after: Int) -> (track: [Location], road: [Location]) {
+        var spacing = TrackerSpacing(filtering: .timeBased)
+        let start = Track.fix(0, speed: 10)
+        spacing.resume(after: start)
+        let corner = 42 + after
+        var (kept, road): ([KeptLocation], [Location]) = ([], [])
+        for second in 1...(corner + 90) {
+            let t = Double(second)
+            let fix = second < 30 ? Track.fix(t, east: 10 * t)
+                : second < 42 ? Track.fix(t, east: 300, speed: 0)
+                : second < corner ? Track.fix(t, east: 300 + 10 * (t - 41))
+                : Track.fix(t, east: 300 + 10 * Double(corner - 41), north: 10 * (t - Double(corner)), course: 0)
+            road.append(fix)
+            let wish: KeptLocation? = switch second {
+            case 35: KeptLocation(location: fix, trigger: .stop)
+            case 43: KeptLocation(location: road[road.count - 3], trigger: .departure)
+            case corner + 3: KeptLocation(location: road[road.count - 4], trigger: .deviation)
+            default: nil
+            }
+            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+        }
+        kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
+        let track = [start] + kept.map(\.location)
+        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
+        return (track, road)
+    }
+
+    /// The departure from a halt is no place either: kept, it forbade the corner past the light
+    /// (10 s past it, met 3 s late, 29.9 m from the road; 20 s past it, cut by 82.7 m).
+    @Test(arguments: [10, 20])
+    func theDepartureFromAHaltIsNoPlaceEither(corner: Int) {
+        let (track, road) = Self.haltWithItsDeparture(corner: corner)
+        let fidelity = TrackFidelity(kept: track, path: road.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        #expect(!seconds.contains { (30.0..<42.0).contains($0) }, "no point for the halt nor its departure: \(seconds)")
+        #expect(fidelity.maxDeviation < 5, "\(fidelity.maxDeviation) m from the road; kept \(seconds)")
+    }
+
     /// East at 15 m/s for 65 s, then a loop turning 8° a second for 30 s, then straight on.
     static func loop() -> [Location] {
         Track.driven(through: 180, speed: 15) { 90 + 8 * Double(min(max($0 - 64, 0), 30)) }
