@@ -628,8 +628,9 @@ import TrackingCore
     /// there (its stop wished 5 s in), the departure wished as it pulls away (its last standing
     /// fix), a right-angle corner north `corner` seconds after the light (wished 3 s on), and
     /// north for 90 s. The wishes as the triggers make them when they judge from the point 300 m
-    /// back. Returns the track and the fixes.
-    static func haltWithItsDeparture(corner after: Int) -> (track: [Location], road: [Location]) {
+    /// back. With `switchTo`, the tracker's rule changes as the vehicle moves on (42 s); with
+    /// `departure`, the departure is wished then instead (43 s). Returns the track and the fixes.
+    static func haltWithItsDeparture(corner after: Int, switchTo: TrackerFiltering? = nil, departure: Int = 43) -> (track: [Location], road: [Location]) {
         var spacing = TrackerSpacing(filtering: .timeBased)
         let start = Track.fix(0, speed: 10)
         spacing.resume(after: start)
@@ -644,15 +645,16 @@ import TrackingCore
             road.append(fix)
             let wish: KeptLocation? = switch second {
             case 35: KeptLocation(location: fix, trigger: .stop)
-            case 43: KeptLocation(location: road[road.count - 3], trigger: .departure)
+            case departure: KeptLocation(location: road[road.count - 3], trigger: .departure)
             case corner + 3: KeptLocation(location: road[road.count - 4], trigger: .deviation)
             default: nil
             }
             kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+            if second == 42, let switchTo { spacing.filtering = switchTo }
         }
         kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
         let track = [start] + kept.map(\.location)
-        for (a, b) in zip(track, track.dropFirst()) { #expect(TrackerFiltering.timeBased.stores(b, after: a)) }
+        for (a, b) in zip(track, track.dropFirst()) { #expect(spacing.filtering.stores(b, after: a)) }
         return (track, road)
     }
 
@@ -665,6 +667,22 @@ import TrackingCore
         let seconds = track.map { Track.start.seconds(to: $0.time) }
         #expect(!seconds.contains { (30.0..<42.0).contains($0) }, "no point for the halt nor its departure: \(seconds)")
         #expect(fidelity.maxDeviation < 5, "\(fidelity.maxDeviation) m from the road; kept \(seconds)")
+    }
+
+    /// A halt passed over under TimeBased says nothing of the departure once the rule has
+    /// changed (the tracker asked again): under DistanceBased it is kept where the vehicle stood.
+    @Test func aHaltPassedOverUnderTimeBasedLeavesTheDepartureToTheNewRule() {
+        let (track, _) = Self.haltWithItsDeparture(corner: 20, switchTo: .distanceBased)
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        #expect(seconds.contains(41), "the departure, at the last fix where it stood: \(seconds)")
+    }
+
+    /// Only the departure wished as the vehicle moves on is the halt's: one wished a minute later
+    /// (from a stop the triggers wished no point for) is kept.
+    @Test func aDepartureLongAfterTheHaltIsNotTheHalts() {
+        let (track, _) = Self.haltWithItsDeparture(corner: 20, departure: 100)
+        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        #expect(seconds.contains(98), "the departure wished at 100 s, at 98 s: \(seconds)")
     }
 
     /// East at 15 m/s for 65 s, then a loop turning 8° a second for 30 s, then straight on.
