@@ -613,8 +613,8 @@ import TrackingCore
 
     /// A halt owed is not met later either: with 25 s of straight road after the light, the
     /// track goes from the first point to the corner. (Met as a stop the vehicle had left, by a
-    /// fix once the road after it was seen, it kept a point 13 s past the light, whose 30 s cut
-    /// the corner by 100 m.)
+    /// fix once the road after it was seen, it kept a point 13 s after the vehicle left the
+    /// light, whose 30 s cut the corner by 100 m.)
     @Test(arguments: [20, 30])
     func aHaltIsNotMetLater(light: Int) {
         let corner = Double(light + 12 + 25)
