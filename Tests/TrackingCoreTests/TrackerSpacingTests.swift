@@ -255,9 +255,10 @@ import TrackingCore
     /// `road` (a fix each second from 1 s, after a point kept at 0 s) through the spacing alone
     /// under `filtering`, the triggers' wishes by the second each comes (the fix's second and its
     /// trigger), and a final point at the end: the seconds of the points kept, what the
-    /// constraint held back, and the farthest fix from the track.
-    static func replay(_ filtering: TrackerFiltering, road: [Location], wishes: [Int: (fix: Int, trigger: KeepTrigger)])
-        -> (seconds: [Double], withheld: Int, farthest: Double)
+    /// constraint held back, and the farthest fix from the track. With `switchTo`, the rule
+    /// changes to its filtering after the fix of its second.
+    static func replay(_ filtering: TrackerFiltering, road: [Location], wishes: [Int: (fix: Int, trigger: KeepTrigger)],
+                       switchTo: (second: Int, filtering: TrackerFiltering)? = nil) -> (seconds: [Double], withheld: Int, farthest: Double)
     {
         var spacing = TrackerSpacing(filtering: filtering)
         let start = Track.fix(0)
@@ -266,10 +267,11 @@ import TrackingCore
         for (index, fix) in road.enumerated() {
             let wish = wishes[index + 1].map { KeptLocation(location: road[$0.fix - 1], trigger: $0.trigger) }
             kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
+            if let switchTo, switchTo.second == index + 1 { spacing.filtering = switchTo.filtering }
         }
         kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
         let track = [start] + kept.map(\.location)
-        for (a, b) in zip(track, track.dropFirst()) { #expect(filtering.stores(b, after: a)) }
+        for (a, b) in zip(track, track.dropFirst()) { #expect(spacing.filtering.stores(b, after: a)) }
         let (_, farthest) = SimplificationFidelityTests.compliance(road, track: track, tolerance: 10)
         return (kept.map { Track.start.seconds(to: $0.location.time) }, spacing.withheld, farthest)
     }
@@ -625,63 +627,48 @@ import TrackingCore
     }
 
     /// From a point kept at 0 s: east at 10 m/s to a red light 300 m on (30 s), a halt of 12 s
-    /// there (its stop wished 5 s in), the departure wished as it pulls away (its last standing
-    /// fix), a right-angle corner north `corner` seconds after the light (wished 3 s on), and
-    /// north for 90 s. The wishes as the triggers make them when they judge from the point 300 m
-    /// back. With `switchTo`, the tracker's rule changes as the vehicle moves on (42 s); with
-    /// `departure`, the departure is wished then instead (43 s). Returns the track and the fixes.
-    static func haltWithItsDeparture(corner after: Int, switchTo: TrackerFiltering? = nil, departure: Int = 43) -> (track: [Location], road: [Location]) {
-        var spacing = TrackerSpacing(filtering: .timeBased)
-        let start = Track.fix(0, speed: 10)
-        spacing.resume(after: start)
+    /// there (its stop wished 5 s in), the departure wished as it pulls away (at 43 s: its last
+    /// standing fix, 41 s), a right-angle corner north `corner` seconds after the light (wished 3
+    /// s on), and north for 90 s, through the spacing alone under TimeBased
+    /// (`TrackerSpacingTests.replay`). The wishes are the triggers' when they judge from the
+    /// point 300 m back. With `switchTo`, the tracker's rule changes as the vehicle moves on
+    /// (42 s); with `departure`, the departure is wished then instead.
+    static func haltWithItsDeparture(corner after: Int, switchTo: TrackerFiltering? = nil, departure: Int = 43)
+        -> (seconds: [Double], farthest: Double)
+    {
         let corner = 42 + after
-        var (kept, road): ([KeptLocation], [Location]) = ([], [])
-        for second in 1...(corner + 90) {
+        let road = (1...(corner + 90)).map { second in
             let t = Double(second)
-            let fix = second < 30 ? Track.fix(t, east: 10 * t)
+            return second < 30 ? Track.fix(t, east: 10 * t)
                 : second < 42 ? Track.fix(t, east: 300, speed: 0)
                 : second < corner ? Track.fix(t, east: 300 + 10 * (t - 41))
                 : Track.fix(t, east: 300 + 10 * Double(corner - 41), north: 10 * (t - Double(corner)), course: 0)
-            road.append(fix)
-            let wish: KeptLocation? = switch second {
-            case 35: KeptLocation(location: fix, trigger: .stop)
-            case departure: KeptLocation(location: road[road.count - 3], trigger: .departure)
-            case corner + 3: KeptLocation(location: road[road.count - 4], trigger: .deviation)
-            default: nil
-            }
-            kept += spacing.process(fix, kept: wish.map { [$0] } ?? [])
-            if second == 42, let switchTo { spacing.filtering = switchTo }
         }
-        kept += spacing.finish([KeptLocation(location: road[road.count - 1], trigger: .final)])
-        let track = [start] + kept.map(\.location)
-        for (a, b) in zip(track, track.dropFirst()) { #expect(spacing.filtering.stores(b, after: a)) }
-        return (track, road)
+        let wishes: [Int: (fix: Int, trigger: KeepTrigger)] = [35: (35, .stop), departure: (departure - 2, .departure), corner + 3: (corner, .deviation)]
+        let replayed = TrackerSpacingTests.replay(.timeBased, road: road, wishes: wishes, switchTo: switchTo.map { (42, $0) })
+        return (replayed.seconds, replayed.farthest)
     }
 
     /// The departure from a halt is no place either: kept, it forbade the corner past the light
     /// (10 s past it, met 3 s late, 29.9 m from the road; 20 s past it, cut by 82.7 m).
     @Test(arguments: [10, 20])
     func theDepartureFromAHaltIsNoPlaceEither(corner: Int) {
-        let (track, road) = Self.haltWithItsDeparture(corner: corner)
-        let fidelity = TrackFidelity(kept: track, path: road.map { .init(time: $0.time, latitude: $0.latitude, longitude: $0.longitude) })
-        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        let (seconds, farthest) = Self.haltWithItsDeparture(corner: corner)
         #expect(!seconds.contains { (30.0..<42.0).contains($0) }, "no point for the halt nor its departure: \(seconds)")
-        #expect(fidelity.maxDeviation < 5, "\(fidelity.maxDeviation) m from the road; kept \(seconds)")
+        #expect(farthest < 5, "\(farthest) m from the road; kept \(seconds)")
     }
 
     /// A halt passed over under TimeBased says nothing of the departure once the rule has
     /// changed (the tracker asked again): under DistanceBased it is kept where the vehicle stood.
     @Test func aHaltPassedOverUnderTimeBasedLeavesTheDepartureToTheNewRule() {
-        let (track, _) = Self.haltWithItsDeparture(corner: 20, switchTo: .distanceBased)
-        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        let (seconds, _) = Self.haltWithItsDeparture(corner: 20, switchTo: .distanceBased)
         #expect(seconds.contains(41), "the departure, at the last fix where it stood: \(seconds)")
     }
 
     /// Only the departure wished as the vehicle moves on is the halt's: one wished a minute later
     /// (from a stop the triggers wished no point for) is kept.
     @Test func aDepartureLongAfterTheHaltIsNotTheHalts() {
-        let (track, _) = Self.haltWithItsDeparture(corner: 20, departure: 100)
-        let seconds = track.map { Track.start.seconds(to: $0.time) }
+        let (seconds, _) = Self.haltWithItsDeparture(corner: 20, departure: 100)
         #expect(seconds.contains(98), "the departure wished at 100 s, at 98 s: \(seconds)")
     }
 
