@@ -14,9 +14,12 @@ extension SpacedPath.Pairs {
     /// these could be kept, nor any track through the candidates only they reach. The tracks of
     /// one and two segments are measured first, for the bound: under TimeBased two pairs in
     /// three lie beyond it, and each was measured to its last block. Where the weighing keeps at
-    /// most `mostPoints`, and weighs one fewer too, only tracks of as few points bound it.
-    init(count: Int, asked: [Int], allowed: (Int, Int) -> Bool, tolerance: Double, mostPoints: Int?, measuring: Measure) {
+    /// most `mostPoints`, and weighs one fewer too, only tracks of as few points bound it; where a
+    /// place is owed (`meets`), only tracks that meet it.
+    init(count: Int, asked: [Int], allowed: (Int, Int) -> Bool, tolerance: Double, mostPoints: Int?, meets: [Bool] = [],
+         measuring: Measure) {
         self.init(count: count)
+        self.meets = meets
         let end = count - 1
         /// The smallest largest distance of a track measured so far, of at most `fewest` points.
         var nearest = Double.infinity
@@ -35,9 +38,11 @@ extension SpacedPath.Pairs {
         /// origin, the pair from it into the newest fix).
         var tried = [Bool](repeating: false, count: count)
         tried[0] = true
+        /// Whether a track through `c` (0: none) into the newest fix meets the place owed.
+        func met(_ c: Int) -> Bool { meets.isEmpty || c > 0 && meets[c] || keepsEnd[c] && meets[end] }
         if allowed(0, end), let pair = figures(0, end) {
             intoEnd[0] = pair
-            if (keepsEnd[0] ? 1 : 0) <= fewest { nearest = pair.cost }
+            if (keepsEnd[0] ? 1 : 0) <= fewest, met(0) { nearest = pair.cost }
         }
         for c in 1..<end where asked[c] > 0 && allowed(0, c) {
             guard let first = figures(0, c) else { continue }
@@ -45,7 +50,7 @@ extension SpacedPath.Pairs {
             tried[c] = true
             guard allowed(c, end), let second = figures(c, end) else { continue }
             intoEnd[c] = second
-            if 1 + (keepsEnd[c] ? 1 : 0) <= fewest { nearest = min(nearest, max(first.cost, second.cost)) }
+            if 1 + (keepsEnd[c] ? 1 : 0) <= fewest, met(c) { nearest = min(nearest, max(first.cost, second.cost)) }
         }
         // Every pair by its second candidate, then its first, as the weighing takes them (a
         // candidate is reached before a pair from it is asked): those held, and the rest measured.

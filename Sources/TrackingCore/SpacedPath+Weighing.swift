@@ -18,6 +18,10 @@ extension SpacedPath {
         /// Whether a segment from the candidate into the newest fix keeps the newest as a point
         /// (else the stretch after the candidate stays open).
         var keepsEnd: [Bool]
+        /// Which candidates meet the place owed (`SpacedPath.points(meeting:endMeets:)`), the
+        /// newest fix's entry counting where it is kept; empty when no place is owed. A track
+        /// must keep one of them, anywhere along it.
+        var meets: [Bool] = []
         /// The pairs measured: the weighing goes through these alone, not through every pair the
         /// candidates could make (at 1 Hz under TimeBased, fewer than 100 a choice, of up to 1,770),
         /// so they are all it keeps (a table of every pair cost a choice two arrays of
@@ -79,13 +83,21 @@ extension SpacedPath {
     static func choice(_ pairs: Pairs, atMost most: Int? = nil, tolerance: Double,
                        excessAlike: Double = Choice.sameExcess) -> Chosen? {
         let end = pairs.count - 1
-        let states = (most ?? 0) + 1
-        /// The state a segment from `a` to `b` leads to from `n` points kept; nil beyond `most`.
-        func next(_ a: Int, _ b: Int, after n: Int) -> Int? {
-            guard let most else { return 0 }
-            let kept = n + (b == end && !pairs.keepsEnd[a] ? 0 : 1)
-            return kept <= most ? kept : nil
+        // A state is the points kept to reach a candidate (with `most`) and, where a place is
+        // owed, whether the track has met it yet.
+        let meeting = !pairs.meets.isEmpty
+        let flags = meeting ? 2 : 1
+        let states = ((most ?? 0) + 1) * flags
+        /// The state a segment from `a` to `b` leads to from state `s`; nil beyond `most`.
+        func next(_ a: Int, _ b: Int, after s: Int) -> Int? {
+            let kept = b != end || pairs.keepsEnd[a]
+            let met = meeting && (s % flags == 1 || kept && pairs.meets[b])
+            let n = (s / flags) + (most != nil && kept ? 1 : 0)
+            guard n <= (most ?? 0) else { return nil }
+            return n * flags + (met ? 1 : 0)
         }
+        /// Whether a track reaching the newest fix in state `s` is one the choice may make.
+        func complete(_ s: Int) -> Bool { !meeting || s % flags == 1 }
         // 1. The smallest largest distance.
         var narrowest = [Double](repeating: .infinity, count: pairs.count * states)
         narrowest[0] = 0
@@ -97,7 +109,7 @@ extension SpacedPath {
                 narrowest[b * states + k] = min(narrowest[b * states + k], max(narrowest[a * states + n], cost))
             }
         }
-        let within = max(tolerance, narrowest[(end * states)...].min() ?? .infinity) + 1e-9
+        let within = max(tolerance, (0..<states).filter(complete).map { narrowest[end * states + $0] }.min() ?? .infinity) + 1e-9
         guard within.isFinite else { return nil }
         // 2. Within it, the least excess, the fewest points, the nearest.
         var best = [Choice?](repeating: nil, count: pairs.count * states)
@@ -114,7 +126,7 @@ extension SpacedPath {
                 }
             }
         }
-        let ends = (0..<states).filter { best[end * states + $0] != nil }
+        let ends = (0..<states).filter { complete($0) && best[end * states + $0] != nil }
         guard let n = ends.min(by: { best[end * states + $0]!.isBetter(than: best[end * states + $1]!, excessAlike: excessAlike) }) else { return nil }
         var nodes: [Int] = []
         var state = parent[end * states + n]

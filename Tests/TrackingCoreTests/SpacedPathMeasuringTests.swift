@@ -7,13 +7,15 @@ import Testing
 @Suite struct SpacedPathMeasuringTests {
     /// Candidates `count`, the rule allowing a pair when the second is at least `spacing` after
     /// the first (as TimeBased: the pairs allowed into each candidate are the first ones), and
-    /// into the newest fix any; each pair's figures drawn at random, some near the tolerance.
+    /// into the newest fix any; each pair's figures drawn at random, some near the tolerance; in
+    /// half the windows a place owed, met by a few candidates drawn at random.
     struct Window {
         var count: Int
         var spacing: Int
         var worst: [[Double]]
         var over: [[Double]]
         var keepsEnd: [Bool]
+        var meets: [Bool] = []
 
         init(_ random: inout SplitMix) {
             count = 2 + Int(random.uniform() * 40)
@@ -30,6 +32,7 @@ import Testing
             self.worst = worst
             self.over = over
             keepsEnd = (0..<count).map { _ in random.uniform() < 0.5 }
+            if random.uniform() < 0.5 { meets = (0..<count).map { _ in random.uniform() < 0.15 } }
         }
 
         var asked: [Int] { (0..<count).map { b in max(0, b - spacing + 1) } }
@@ -39,7 +42,8 @@ import Testing
         /// was asked to keep within, as every pair was before the bound.
         func pairs(whole: Bool, mostPoints: Int?) -> (SpacedPath.Pairs, asked: Int) {
             var asked = 0
-            let pairs = SpacedPath.Pairs(count: count, asked: self.asked, allowed: allowed, tolerance: 10, mostPoints: mostPoints) { a, b, within in
+            let pairs = SpacedPath.Pairs(count: count, asked: self.asked, allowed: allowed, tolerance: 10, mostPoints: mostPoints,
+                                         meets: meets) { a, b, within in
                 asked += 1
                 return worst[a][b] > within && !whole ? nil : (worst[a][b], over[a][b], keepsEnd[a])
             }
@@ -88,5 +92,20 @@ import Testing
             }
             #expect(pairs.measured.map { [$0.a, $0.b] } == expected, "the weighing takes them as they come, unsorted")
         }
+    }
+
+    /// Only a track that meets the place owed bounds the measuring: the nearest track (through
+    /// 1, 12 m from its fixes) meets nothing, and bounding by it left the track through the
+    /// place (2, 20 m) unmeasured, so the choice found none. Candidates 0 (the origin) to 3 (the
+    /// newest fix, kept).
+    @Test func onlyATrackThatMeetsThePlaceOwedBoundsTheMeasuring() throws {
+        let worst: [[Int]: Double] = [[0, 1]: 12, [1, 3]: 12, [0, 2]: 20, [2, 3]: 20, [0, 3]: 50, [1, 2]: 50]
+        let pairs = SpacedPath.Pairs(count: 4, asked: [0, 1, 2, 3], allowed: { _, _ in true }, tolerance: 10, mostPoints: nil,
+                                     meets: [false, false, true, false]) { a, b, within in
+            let distance = worst[[a, b]]!
+            return distance > within ? nil : (distance, distance - 10, true)
+        }
+        let choice = try #require(SpacedPath.choice(pairs, tolerance: 10))
+        #expect(choice.nodes == [2] && choice.figures.worst == 20, "\(choice.nodes)")
     }
 }

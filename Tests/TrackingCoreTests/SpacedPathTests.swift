@@ -212,6 +212,29 @@ import Testing
         #expect(bounded.nodes == [1, 2] && !bounded.endKept)
     }
 
+    /// With a place owed, a track must keep one of the candidates that meet it, and goes on after
+    /// it to the newest fix. Candidates 0 (the origin) to 4 (the newest fix, left open): nearest
+    /// through 1, which meets nothing; the place is 2, and the chord from 2 to the newest fix
+    /// passes 30 m from its fixes, where the track through 3 passes 5 m.
+    @Test func aPlaceOwedIsMetAlongTheTrackNotOnlyAtItsEnd() throws {
+        var pairs = SpacedPath.Pairs(count: 5)
+        for (a, b, cost, over) in [(0, 1, 3.0, -5.0), (0, 2, 5.0, -5.0), (1, 4, 3.0, -5.0), (2, 3, 4.0, -5.0), (2, 4, 30.0, 20.0), (3, 4, 3.0, -5.0)] {
+            pairs.measure(a, b, cost: cost, over: over)
+        }
+        pairs.keepsEnd = [false, false, false, false, false]
+        let free = try #require(SpacedPath.choice(pairs, tolerance: 10))
+        #expect(free.nodes == [1] && !free.endKept)
+        pairs.meets = [false, false, true, false, false]
+        let meeting = try #require(SpacedPath.choice(pairs, tolerance: 10))
+        #expect(meeting.nodes == [2, 3] && !meeting.endKept, "\(meeting.nodes)")
+        #expect(meeting.figures.worst == 5)
+        // Bounded to one point, the place alone with the chord after it.
+        let one = try #require(SpacedPath.choice(pairs, atMost: 1, tolerance: 10))
+        #expect(one.nodes == [2] && one.figures.worst == 30)
+        pairs.meets = [false, false, false, false, false]
+        #expect(SpacedPath.choice(pairs, tolerance: 10) == nil, "no track meets a place no candidate meets")
+    }
+
     /// Under TimeBased the rule leaves most segments beyond the tolerance, and a point that takes
     /// a fifth of a metre off their summed excess is not worth what the tracker bills for it;
     /// under a distance rule the excess is what keeps a bend's inside, and the point is kept.
