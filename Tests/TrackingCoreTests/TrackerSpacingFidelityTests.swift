@@ -60,9 +60,7 @@ import TrackingCore
 
     /// The best any track the tracker stores can do on the drive, each point of the true path
     /// against the segment of its time, printed beside the stored track measured the same way;
-    /// no stored track may beat it.
-    /// Prints how far the stored track is from the true path beside the best any stored track can
-    /// do, and returns the ratio of the two.
+    /// no stored track may beat it. Returns the stored track's figure over the best.
     @discardableResult
     static func compareWithTheBest(_ m: Measured, _ filtering: TrackerFiltering, label: String) async throws -> Double {
         let path = m.truth.map(\.point)
