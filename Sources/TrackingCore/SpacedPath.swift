@@ -96,8 +96,8 @@ struct SpacedPath {
         // open (no rule): with a place owed, where `a` is one `meeting` takes or cannot keep the
         // end, and only on a track that has met the place (`meets`, weighed in `choice`).
         func keepsEnd(_ a: Int) -> Bool { meeting != nil && endMeets && filtering.stores(marks[end], after: marks[a]) }
-        func leavesOpen(_ a: Int) -> Bool { meeting.map { a > 0 && ($0(location(a)) || !keepsEnd(a)) } ?? true }
         let meets = meeting.map { meeting in nodes.indices.map { $0 == end ? endMeets : $0 > 0 && meeting(location($0)) } } ?? []
+        func leavesOpen(_ a: Int) -> Bool { meets.isEmpty || a > 0 && (meets[a] || !keepsEnd(a)) }
         func allowed(_ a: Int, _ b: Int) -> Bool {
             b == end ? keepsEnd(a) || leavesOpen(a) : filtering.stores(marks[b], after: marks[a])
         }
